@@ -1,0 +1,185 @@
+// The values that flow through wsync's pure core: desired state from files, live state from the
+// API, the inventory of what wsync owns, the policy flags, and the Plan that joins them.
+
+export const KIND_NAMES = [
+  'Role',
+  'Notifier',
+  'Org',
+  'User',
+  'Monitor',
+  'StarredQuery',
+  'VirtualField',
+  'DatasetField',
+  'Annotation',
+  'ApiToken',
+] as const;
+export type KindName = (typeof KIND_NAMES)[number];
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** A place in a resource file. `file` is relative to the directory being read, with `/` separators. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column: number;
+}
+
+export type Severity = 'error' | 'warning';
+
+export interface Diagnostic extends Partial<SourceLocation> {
+  severity: Severity;
+  /** Short stable identifier of the problem, e.g. `schema`, `yaml-syntax`, `duplicate-key`, `unresolved-reference`. */
+  code: string;
+  kind?: string;
+  name?: string;
+  /** Dotted path of the field the message is about, e.g. `spec.threshold`. */
+  field?: string;
+  message: string;
+}
+
+/** One declared resource after parsing, interpolation and schema validation. */
+export interface DesiredResource {
+  kind: KindName;
+  /** metadata.name: the name part of the natural key (an email for User, the title for Annotation). */
+  name: string;
+  /** The natural key, as the kind module computes it (e.g. `checkout/status` for a DatasetField). */
+  key: string;
+  annotations: Record<string, string>;
+  /** The spec with every `${env:}`/`${file:}` resolved: may hold secret values. Never print it. */
+  spec: JsonObject;
+  /** Where the document starts. */
+  source: SourceLocation;
+  /** JSON Pointer (RFC 6901, from the document root, e.g. `/spec/notifiers/0`) -> location of that node. */
+  locations: Record<string, SourceLocation>;
+  /** JSON Pointers of the spec strings that came from `${env:}` or `${file:}`. */
+  interpolated: string[];
+}
+
+export interface Desired {
+  resources: DesiredResource[];
+  diagnostics: Diagnostic[];
+  /** Files read and YAML documents without `apiVersion` that were skipped as non-resources. */
+  stats: { files: number; documents: number; skipped: number };
+  /** Every value read through `${env:}`/`${file:}`, so any output can be scrubbed of them. */
+  secretValues: string[];
+}
+
+/** A live object as the list endpoint returned it (the wire shape, ids and all). */
+export interface LiveObject {
+  kind: KindName;
+  id: string;
+  raw: JsonObject;
+}
+
+export interface LiveState {
+  objects: Partial<Record<KindName, LiveObject[]>>;
+  /** Kinds whose list was read; a kind not listed here was not looked at, so absence means nothing. */
+  listedKinds: KindName[];
+  /** For dataset-scoped kinds (VirtualField, DatasetField): the datasets whose objects were listed. */
+  listedDatasets: Partial<Record<KindName, string[]>>;
+  /** Requests made to read this state, for `plan --stats`. */
+  requests: number;
+}
+
+export interface InventoryEntry {
+  kind: KindName;
+  key: string;
+  id: string;
+  /** JSON Pointer into the spec (e.g. `/properties/slack/slackUrl`) -> keyed hash of the value last applied. */
+  secretHashes?: Record<string, string>;
+  /** The object carried `wsync/prune: disabled` when last applied: never prune it. */
+  pruneDisabled?: boolean;
+}
+
+export interface Inventory {
+  version: 1;
+  entries: InventoryEntry[];
+  /** Key of the keyed hash (HMAC-SHA256) used for secret values; kept beside the inventory, not in it. */
+  hashKey: string;
+}
+
+export interface Policy {
+  /** Delete owned objects that are no longer declared. */
+  prune: boolean;
+  /** Kinds declared authoritative (`--prune=all:KIND`): unowned undeclared objects are deleted too. */
+  pruneAll: KindName[];
+  maxDeletes: number;
+  maxDeleteRatio: number;
+  /** Let a plan over the delete budget through. */
+  allowOverBudget: boolean;
+  /** Let a kind whose desired set is empty but has owned objects be pruned to nothing. */
+  allowEmpty: boolean;
+  /** Adopt unowned live objects whose key matches a declared resource (default true). */
+  adopt: boolean;
+  /** `observe`: report drift, never write (daemon `--mode observe`). */
+  mode: 'enforce' | 'observe';
+}
+
+export const DEFAULT_POLICY: Policy = {
+  prune: false,
+  pruneAll: [],
+  maxDeletes: 10,
+  maxDeleteRatio: 0.25,
+  allowOverBudget: false,
+  allowEmpty: false,
+  adopt: true,
+  mode: 'enforce',
+};
+
+export type Action = 'create' | 'update' | 'replace' | 'delete' | 'adopt' | 'noop' | 'skipped' | 'refused';
+
+export interface FieldDiff {
+  /** Dotted display path inside the spec, e.g. `threshold`, `properties.slack.slackUrl`, `notifiers`. */
+  path: string;
+  /** Absent when the field is absent on that side. Never set when `sensitive`. */
+  before?: JsonValue;
+  after?: JsonValue;
+  /** A secret field: values are never carried; the renderers print `(sensitive value changed)`. */
+  sensitive?: boolean;
+}
+
+export interface Change {
+  kind: KindName;
+  key: string;
+  name: string;
+  action: Action;
+  /** The live object's id (update, replace, delete, adopt, noop). */
+  id?: string;
+  /** Why: for skipped, refused, replace and delete always; for others when useful. */
+  reason?: string;
+  diffs: FieldDiff[];
+  /** The declaring document, for changes that come from a file. */
+  source?: SourceLocation;
+  /** `Kind/key` of changes in this plan that must succeed first (creates of referenced objects). */
+  dependsOn: string[];
+  /** Dependency level of the kind: writes run level by level, deletes in reverse. */
+  level: number;
+  /** True when the inventory lists the object as owned by wsync. */
+  owned: boolean;
+}
+
+export interface PlanFingerprint {
+  /** Hash of the desired state (secret values as keyed hashes). */
+  desired: string;
+  /** Hash of the live state the plan was made against. */
+  live: string;
+  /** `Kind/key` -> hash, for desired and live objects, so a stale plan can say what moved. */
+  desiredObjects: Record<string, string>;
+  liveObjects: Record<string, string>;
+}
+
+export interface Plan {
+  version: 1;
+  changes: Change[];
+  /** Errors (e.g. unresolved references) make the plan unappliable; warnings (ambiguity) do not. */
+  diagnostics: Diagnostic[];
+  /** Whole-plan refusals (delete budget, empty desired set): apply writes nothing while any stands. */
+  refusals: string[];
+  summary: Record<Action, number>;
+  fingerprint: PlanFingerprint;
+}
+
+export function changeRef(kind: KindName, key: string): string {
+  return `${kind}/${key}`;
+}

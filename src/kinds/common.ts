@@ -1,0 +1,57 @@
+import type { JsonObject, JsonValue, KindName } from '../core/types.js';
+import type { ResolveId, ResolveName } from './types.js';
+
+export const SERVER_OWNED_COMMON = ['id', 'createdAt', 'createdBy', 'updatedAt'] as const;
+
+/** A name in a spec that names no declared or live object of the target kind. */
+export class UnresolvedReferenceError extends Error {
+  constructor(
+    readonly target: KindName,
+    readonly referenced: string,
+    readonly field: string,
+  ) {
+    super(`${field}: no ${target} named "${referenced}" is declared or exists live`);
+    this.name = 'UnresolvedReferenceError';
+  }
+}
+
+/** Copies the listed keys that are present (not undefined) from `source`. */
+export function pickDefined(source: JsonObject, keys: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const key of keys) {
+    const value = source[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+export function asString(value: JsonValue | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function asStringArray(value: JsonValue | undefined): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+export function asObject(value: JsonValue | undefined): JsonObject | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+}
+
+export function resolveOne(resolve: ResolveName, target: KindName, name: string, field: string): string {
+  const id = resolve(target, name);
+  if (id === undefined) throw new UnresolvedReferenceError(target, name, field);
+  return id;
+}
+
+export function resolveMany(resolve: ResolveName, target: KindName, names: string[], field: string): string[] {
+  return names.map((name) => resolveOne(resolve, target, name, field));
+}
+
+/** Ids to names; an id that names nothing known stays as the id, so the diff shows it as is. */
+export function namesOf(resolveId: ResolveId, target: KindName, ids: string[]): string[] {
+  return ids.map((id) => resolveId(target, id) ?? id);
+}
+
+export function encodeSegment(segment: string): string {
+  return encodeURIComponent(segment);
+}

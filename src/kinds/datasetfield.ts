@@ -1,0 +1,46 @@
+import type { JsonObject } from '../core/types.js';
+import { asString, encodeSegment, pickDefined } from './common.js';
+import type { KindModule } from './types.js';
+
+const SETTINGS = ['description', 'hidden', 'unit', 'type'] as const;
+
+/** Live ids of dataset fields are `dataset/field`: the API addresses a field by both. */
+function splitId(id: string): [string, string] {
+  const slash = id.indexOf('/');
+  return [id.slice(0, slash), id.slice(slash + 1)];
+}
+
+export const datasetField: KindModule = {
+  kind: 'DatasetField',
+  plural: 'fields',
+  schemaFile: 'datasetfield.json',
+  level: 2,
+  description: 'Settings (description, unit, hidden) of a field that ingest created.',
+  keyOf: (name, spec) => `${asString(spec.dataset) ?? ''}/${name}`,
+  datasetOf: (spec) => asString(spec.dataset) ?? '',
+  // The reader adds `dataset` to each listed field and sets its id to `dataset/field`.
+  list: { style: 'per-dataset', path: '/v2/datasets/{dataset}/fields', datasetIn: 'path' },
+  update: (id) => {
+    const [dataset, field] = splitId(id);
+    return { method: 'PUT', path: `/v2/datasets/${encodeSegment(dataset)}/fields/${encodeSegment(field)}` };
+  },
+  serverOwned: ['id'],
+  secretFields: [],
+  setFields: [],
+  defaults: { description: '', hidden: false, unit: '' },
+  computed: ['type'],
+  timestamps: [],
+  immutable: ['dataset'],
+  references: [],
+
+  toWire(name, spec, _resolve, live) {
+    // The field's type comes from ingest; keep the live one unless the file pins it.
+    const body: JsonObject = { name, ...pickDefined(spec, SETTINGS) };
+    if (body.type === undefined) body.type = live?.raw.type ?? 'string';
+    return body;
+  },
+
+  fromWire(raw) {
+    return { name: asString(raw.name) ?? '', spec: { dataset: raw.dataset ?? '', ...pickDefined(raw, SETTINGS) } };
+  },
+};

@@ -1,0 +1,51 @@
+import type { JsonObject } from '../core/types.js';
+import { asObject, asString, encodeSegment, SERVER_OWNED_COMMON } from './common.js';
+import type { KindModule } from './types.js';
+
+export const notifier: KindModule = {
+  kind: 'Notifier',
+  plural: 'notifiers',
+  schemaFile: 'notifier.json',
+  level: 0,
+  description: 'A notification channel (Slack, PagerDuty, email, webhooks, ...).',
+  keyOf: (name) => name,
+  list: { style: 'plain', path: '/v2/notifiers' },
+  create: { method: 'POST', path: '/v2/notifiers' },
+  update: (id) => ({ method: 'PUT', path: `/v2/notifiers/${encodeSegment(id)}` }),
+  remove: (id) => ({ method: 'DELETE', path: `/v2/notifiers/${encodeSegment(id)}` }),
+  serverOwned: SERVER_OWNED_COMMON,
+  secretFields: [
+    'properties.slack.slackUrl',
+    'properties.discord.discordToken',
+    'properties.discordWebhook.discordWebhookUrl',
+    'properties.microsoftTeams.microsoftTeamsUrl',
+    'properties.opsgenie.apiKey',
+    'properties.pagerduty.routingKey',
+    'properties.pagerduty.token',
+    'properties.customWebhook.secretHeaders.*',
+  ],
+  setFields: ['properties.email.emails'],
+  defaults: {},
+  computed: [],
+  timestamps: ['disabledUntil'],
+  immutable: [],
+  references: [],
+
+  toWire(name, spec) {
+    const body: JsonObject = { name, properties: spec.properties ?? {} };
+    if (spec.disabledUntil !== undefined) body.disabledUntil = spec.disabledUntil;
+    return body;
+  },
+
+  fromWire(raw) {
+    // The service may return every channel key with null for the unused ones.
+    const channels: JsonObject = {};
+    for (const [channel, config] of Object.entries(asObject(raw.properties) ?? {})) {
+      if (config !== null && config !== undefined) channels[channel] = config;
+    }
+    const spec: JsonObject = { properties: channels };
+    const disabledUntil = asString(raw.disabledUntil);
+    if (disabledUntil) spec.disabledUntil = disabledUntil;
+    return { name: asString(raw.name) ?? '', spec };
+  },
+};

@@ -1,0 +1,44 @@
+import { asString, encodeSegment } from './common.js';
+import type { KindModule } from './types.js';
+
+export const org: KindModule = {
+  kind: 'Org',
+  plural: 'orgs',
+  schemaFile: 'org.json',
+  level: 0,
+  description: 'An organization, by name: created when missing, never deleted.',
+  keyOf: (name) => name,
+  list: { style: 'plain', path: '/v2/orgs' },
+  create: { method: 'POST', path: '/v2/orgs' },
+  update: (id) => ({ method: 'PUT', path: `/v2/orgs/${encodeSegment(id)}` }),
+  serverOwned: [
+    'id',
+    'plan',
+    'paymentStatus',
+    'primaryEmail',
+    'role',
+    'firstFailedPayment',
+    'lastUsageSync',
+    'planCreated',
+    'metaCreated',
+    'metaModified',
+    'metaVersion',
+    'license',
+    'defaultEdgeDeployment',
+  ],
+  secretFields: [],
+  setFields: [],
+  defaults: {},
+  computed: [],
+  timestamps: [],
+  immutable: [],
+  references: [],
+
+  toWire(name) {
+    return { name };
+  },
+
+  fromWire(raw) {
+    return { name: asString(raw.name) ?? '', spec: {} };
+  },
+};

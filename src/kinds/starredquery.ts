@@ -1,0 +1,50 @@
+import type { JsonObject } from '../core/types.js';
+import { asObject, asString, encodeSegment, pickDefined, resolveOne } from './common.js';
+import type { KindModule } from './types.js';
+
+export const starredQuery: KindModule = {
+  kind: 'StarredQuery',
+  plural: 'starred-queries',
+  schemaFile: 'starredquery.json',
+  level: 2,
+  description: 'A saved APL query, owned by a user.',
+  keyOf: (name, spec) => `${(asString(spec.owner) ?? '').toLowerCase()}/${name}`,
+  list: { style: 'paged', path: '/v2/apl-starred-queries', pageSize: 1000, query: { who: 'all' } },
+  create: { method: 'POST', path: '/v2/apl-starred-queries' },
+  update: (id) => ({ method: 'PUT', path: `/v2/apl-starred-queries/${encodeSegment(id)}` }),
+  remove: (id) => ({ method: 'DELETE', path: `/v2/apl-starred-queries/${encodeSegment(id)}` }),
+  serverOwned: ['id', 'createdAt', 'createdBy', 'updatedAt'],
+  secretFields: [],
+  setFields: ['query.libraries'],
+  defaults: { kind: 'apl', metadata: {} },
+  computed: [],
+  timestamps: [],
+  immutable: [],
+  references: [{ field: 'owner', wireField: 'who', target: 'User', many: false }],
+
+  normalize: (spec) => (typeof spec.owner === 'string' ? { ...spec, owner: spec.owner.toLowerCase() } : spec),
+
+  toWire(name, spec, resolve) {
+    const owner = (asString(spec.owner) ?? '').toLowerCase();
+    const body: JsonObject = {
+      name,
+      kind: spec.kind ?? 'apl',
+      who: resolveOne(resolve, 'User', owner, 'owner'),
+      metadata: spec.metadata ?? {},
+      query: spec.query ?? { apl: '' },
+    };
+    if (spec.dataset !== undefined) body.dataset = spec.dataset;
+    return body;
+  },
+
+  fromWire(raw, resolveId) {
+    const who = asString(raw.who) ?? '';
+    const spec: JsonObject = {
+      owner: resolveId('User', who) ?? who,
+      ...pickDefined(raw, ['dataset', 'kind']),
+      metadata: asObject(raw.metadata) ?? {},
+      query: asObject(raw.query) ?? { apl: '' },
+    };
+    return { name: asString(raw.name) ?? '', spec };
+  },
+};

@@ -1,0 +1,36 @@
+import type { JsonObject } from '../core/types.js';
+import { asString, encodeSegment, pickDefined } from './common.js';
+import type { KindModule } from './types.js';
+
+const FIELDS = ['dataset', 'expression', 'description', 'type', 'unit'] as const;
+
+export const virtualField: KindModule = {
+  kind: 'VirtualField',
+  plural: 'vfields',
+  schemaFile: 'virtualfield.json',
+  level: 2,
+  description: 'A field computed at query time from an APL expression, per dataset.',
+  keyOf: (name, spec) => `${asString(spec.dataset) ?? ''}/${name}`,
+  datasetOf: (spec) => asString(spec.dataset) ?? '',
+  list: { style: 'per-dataset', path: '/v2/vfields', datasetIn: 'query' },
+  create: { method: 'POST', path: '/v2/vfields' },
+  update: (id) => ({ method: 'PUT', path: `/v2/vfields/${encodeSegment(id)}` }),
+  remove: (id) => ({ method: 'DELETE', path: `/v2/vfields/${encodeSegment(id)}` }),
+  serverOwned: ['id', 'createdAt', 'createdBy', 'updatedAt'],
+  secretFields: [],
+  setFields: [],
+  defaults: { description: '', type: '', unit: '' },
+  computed: [],
+  timestamps: [],
+  immutable: ['dataset'],
+  references: [],
+
+  toWire(name, spec) {
+    return { name, ...pickDefined(spec, FIELDS) };
+  },
+
+  fromWire(raw) {
+    const spec: JsonObject = pickDefined(raw, FIELDS);
+    return { name: asString(raw.name) ?? '', spec };
+  },
+};
