@@ -7,7 +7,7 @@ import { badRequest } from './errors.js';
 import { isJsonObject, type Json, type JsonObject } from './json.js';
 import { wireSchemas, type WireSchemaName } from './wire-schemas.js';
 
-const ajv = new Ajv({ strict: false, allErrors: false });
+const ajv = new Ajv({ strict: false, allErrors: false, verbose: true });
 // ajv-formats is CommonJS whose module object is also its `default`; `.default` works in every loader.
 formatsPlugin.default(ajv, ['date-time', 'int32', 'int64', 'float', 'double']);
 ajv.addSchema(wireSchemas);

@@ -1,0 +1,24 @@
+import type { Diagnostic } from './types.js';
+
+/** `file:line:column: kind/name: message` — the one-line form every command prints. */
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = d.file ? `${d.file}:${d.line ?? 1}:${d.column ?? 1}: ` : '';
+  const what = d.kind ? `${d.kind}/${d.name ?? '?'}: ` : '';
+  const prefix = d.severity === 'warning' ? 'warning: ' : '';
+  return `${where}${what}${prefix}${d.message}`;
+}
+
+/** Stable order: by file, line, column, then message. */
+export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
+  return [...list].sort(
+    (a, b) =>
+      (a.file ?? '').localeCompare(b.file ?? '') ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0) ||
+      a.message.localeCompare(b.message),
+  );
+}
+
+export function hasErrors(list: readonly Diagnostic[]): boolean {
+  return list.some((d) => d.severity === 'error');
+}
