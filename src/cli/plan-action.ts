@@ -1,0 +1,107 @@
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { createApiClient } from '../api/client.js';
+import { ConfigError, resolveConnection } from '../api/connection.js';
+import { formatDiagnostic, sortDiagnostics } from '../core/diagnostics.js';
+import { createRedactor } from '../core/redact.js';
+import type { Plan } from '../core/types.js';
+import { reconcile } from '../reconcile/index.js';
+import { renderJson, renderMarkdown, renderText } from '../render/index.js';
+import { errorMessage } from './errors.js';
+import { PolicyFlagError, policyFromFlags, type PolicyFlags } from './policy-options.js';
+
+interface PlanFlags extends PolicyFlags {
+  stateDir?: string;
+  secretsDir?: string;
+  format: 'text' | 'json' | 'markdown';
+  out?: string;
+  color: boolean;
+  verbose: boolean;
+  detailedExitcode: boolean;
+  stats: boolean;
+  url?: string;
+  token?: string;
+  tokenFile?: string;
+  orgId?: string;
+  insecure?: boolean;
+  timeout?: string;
+}
+
+/** Whether the plan would write anything. */
+export function planHasChanges(plan: Plan): boolean {
+  return plan.changes.some((c) => ['create', 'update', 'replace', 'delete', 'adopt'].includes(c.action));
+}
+
+export async function runPlan(dirArg: string, raw: Record<string, unknown>): Promise<number> {
+  const flags = raw as unknown as PlanFlags;
+  const dir = resolve(dirArg);
+  const env = process.env;
+  let redact = (text: string): string => text;
+  try {
+    const policy = policyFromFlags(flags);
+    const connection = resolveConnection(
+      {
+        url: flags.url,
+        token: flags.token,
+        tokenFile: flags.tokenFile,
+        orgId: flags.orgId,
+        insecure: flags.insecure,
+        timeout: flags.timeout === undefined ? undefined : Number(flags.timeout),
+      },
+      env,
+    );
+    const client = createApiClient(connection);
+    try {
+      const outcome = await reconcile({
+        dir,
+        secretsDir: flags.secretsDir ?? env.WSYNC_SECRETS_DIR,
+        env,
+        client,
+        stateDir: resolve(flags.stateDir ?? join(dir, '.wsync')),
+        policy,
+        mode: 'plan',
+      });
+      redact = createRedactor(outcome.desired.secretValues);
+      const print = (text: string): void => {
+        process.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`));
+      };
+
+      if (outcome.status === 'invalid') {
+        for (const d of sortDiagnostics(outcome.diagnostics)) process.stderr.write(`${redact(formatDiagnostic(d))}\n`);
+        process.stderr.write('plan: the files do not validate; nothing was read from the API\n');
+        return 1;
+      }
+      const plan = outcome.plan as Plan;
+      const color = flags.color && flags.format === 'text' && process.stdout.isTTY === true && !env.NO_COLOR;
+      if (flags.format === 'json') print(renderJson(plan));
+      else if (flags.format === 'markdown') print(renderMarkdown(plan));
+      else print(renderText(plan, { color, verbose: flags.verbose }));
+      for (const d of sortDiagnostics(outcome.desired.diagnostics)) {
+        if (d.severity === 'warning' && flags.format === 'text') process.stderr.write(`${redact(formatDiagnostic(d))}\n`);
+      }
+      if (flags.out) await writeFile(flags.out, redact(renderJson(plan)), { mode: 0o644 });
+      if (flags.stats) {
+        const s = client.stats;
+        const byStatus = Object.entries(s.byMethodStatus)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(', ');
+        process.stderr.write(
+          `stats: ${s.requests} API requests (${byStatus || 'none'}); ${s.retries} retries; ${s.rateLimited} rate-limited\n`,
+        );
+      }
+      if (outcome.status !== 'planned') return 1;
+      if (flags.detailedExitcode) return planHasChanges(plan) ? 2 : 0;
+      return 0;
+    } finally {
+      await client.close();
+    }
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof PolicyFlagError) {
+      process.stderr.write(`plan: ${err.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`plan: ${redact(errorMessage(err))}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,91 @@
+import type { ApiClient } from '../api/types.js';
+import type { ApplyEvent, ApplyResult } from '../apply/index.js';
+import { applyPlan } from '../apply/index.js';
+import { hasErrors } from '../core/diagnostics.js';
+import type { Desired, Diagnostic, LiveState, Plan, Policy } from '../core/types.js';
+import { liveScope, readLive } from '../live/index.js';
+import { planChanges } from '../plan/index.js';
+import { readDesired } from '../source/index.js';
+import { loadInventory, openState, type StateHandle } from '../state/index.js';
+
+export interface ReconcileInput {
+  dir: string;
+  secretsDir?: string;
+  env: Record<string, string | undefined>;
+  client: ApiClient;
+  stateDir: string;
+  /** An already-open, locked state (the daemon keeps one for its lifetime); otherwise apply opens one. */
+  state?: StateHandle;
+  policy: Policy;
+  mode: 'plan' | 'apply';
+  concurrency?: number;
+  tokenOutputDir?: string;
+  signal?: AbortSignal;
+  onChange?: (event: ApplyEvent) => void;
+  /** Called once the plan exists, before any write (the CLI prints it). */
+  onPlan?: (plan: Plan, desired: Desired) => void;
+}
+
+export type ReconcileStatus =
+  /** The files do not validate: nothing was read from the API, nothing written. */
+  | 'invalid'
+  /** The plan has errors (unresolved references, refused adoption, missing datasets): nothing written. */
+  | 'unappliable'
+  /** The plan breaks a safety rule (delete budget, empty desired set): nothing written. */
+  | 'refused'
+  /** mode plan: the plan was made. */
+  | 'planned'
+  /** mode apply: every change succeeded (or there was nothing to do). */
+  | 'applied'
+  /** mode apply: at least one change failed. */
+  | 'failed';
+
+export interface ReconcileOutcome {
+  status: ReconcileStatus;
+  desired: Desired;
+  live?: LiveState;
+  plan?: Plan;
+  result?: ApplyResult;
+  /** Diagnostics of the files and of the plan, errors first. */
+  diagnostics: Diagnostic[];
+  liveRequests: number;
+}
+
+/** One pass of source -> live -> plan -> (apply): the flow that plan, apply and the daemon share. */
+export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome> {
+  const desired = await readDesired(input.dir, { secretsDir: input.secretsDir, env: input.env });
+  if (hasErrors(desired.diagnostics)) {
+    return { status: 'invalid', desired, diagnostics: desired.diagnostics, liveRequests: 0 };
+  }
+
+  const writing = input.mode === 'apply' && input.policy.mode !== 'observe';
+  // Apply holds the lock from before it reads live state until the last write is recorded.
+  const state = input.state ?? (writing ? await openState(input.stateDir, { lock: true }) : undefined);
+  try {
+    const inventory = state ? state.inventory : await loadInventory(input.stateDir);
+    const live = await readLive(input.client, liveScope(desired, inventory, input.policy));
+    const plan = planChanges(desired, live, inventory, input.policy);
+    const diagnostics = [...desired.diagnostics, ...plan.diagnostics];
+    input.onPlan?.(plan, desired);
+
+    const base = { desired, live, plan, diagnostics, liveRequests: live.requests };
+    if (hasErrors(plan.diagnostics)) return { ...base, status: 'unappliable' };
+    if (plan.refusals.length > 0) return { ...base, status: 'refused' };
+    if (!writing || !state) return { ...base, status: 'planned' };
+
+    const result = await applyPlan({
+      plan,
+      desired,
+      live,
+      client: input.client,
+      state,
+      concurrency: input.concurrency ?? 4,
+      tokenOutputDir: input.tokenOutputDir,
+      onChange: input.onChange,
+      signal: input.signal,
+    });
+    return { ...base, result, status: result.failed > 0 ? 'failed' : 'applied' };
+  } finally {
+    if (state && !input.state) await state.close();
+  }
+}
