@@ -13,8 +13,8 @@ export interface PolicyFlags {
   mode?: string;
 }
 
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
+function collect(value: string, previous: unknown): string[] {
+  return [...(Array.isArray(previous) ? (previous as string[]) : []), value];
 }
 
 /** The safety flags of DESIGN.md, shared by plan (which shows what apply would refuse), apply and run. */
@@ -22,6 +22,7 @@ export function addPolicyOptions(cmd: Command): Command {
   return cmd
     .addOption(
       new Option('--prune [all:KIND]', 'delete owned objects no longer declared; all:KIND also deletes unowned ones of KIND')
+        .preset('true')
         .argParser(collect),
     )
     .option('--prune-all <KIND>', 'declare KIND authoritative (same as --prune=all:KIND); repeatable', collect)

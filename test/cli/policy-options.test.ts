@@ -1,0 +1,42 @@
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { addPolicyOptions, PolicyFlagError, policyFromFlags } from '../../src/cli/policy-options.js';
+
+function parse(args: string[]) {
+  const cmd = addPolicyOptions(new Command('x').exitOverride());
+  cmd.parse(args, { from: 'user' });
+  return policyFromFlags(cmd.opts());
+}
+
+describe('policy flags', () => {
+  it('defaults to the safe policy of DESIGN.md', () => {
+    expect(parse([])).toEqual({
+      prune: false,
+      pruneAll: [],
+      maxDeletes: 10,
+      maxDeleteRatio: 0.25,
+      allowOverBudget: false,
+      allowEmpty: false,
+      adopt: true,
+      mode: 'enforce',
+    });
+  });
+
+  it('reads --prune, --prune=all:KIND and --prune-all', () => {
+    const policy = parse(['--prune=all:monitors', '--prune', '--prune-all', 'ApiToken']);
+    expect(policy.prune).toBe(true);
+    expect(policy.pruneAll).toEqual(['Monitor', 'ApiToken']);
+  });
+
+  it('reads the budget and overrides', () => {
+    const policy = parse(['--max-deletes', '3', '--max-delete-ratio', '0.5', '--force-deletes', '--allow-empty', '--no-adopt']);
+    expect(policy).toMatchObject({ maxDeletes: 3, maxDeleteRatio: 0.5, allowOverBudget: true, allowEmpty: true, adopt: false });
+  });
+
+  it('refuses nonsense with the flag named', () => {
+    expect(() => parse(['--prune=all:Widgets'])).toThrow(PolicyFlagError);
+    expect(() => parse(['--prune=all:Widgets'])).toThrow(/unknown kind "Widgets"/);
+    expect(() => parse(['--max-delete-ratio', '2'])).toThrow(/--max-delete-ratio/);
+    expect(() => parse(['--prune=some'])).toThrow(/--prune=all:KIND/);
+  });
+});

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import type { JsonObject, KindName } from '../../src/core/types.js';
+import { UnresolvedReferenceError } from '../../src/kinds/common.js';
+import { KINDS, KINDS_IN_ORDER, parseKindName } from '../../src/kinds/index.js';
+import type { ResolveId, ResolveName } from '../../src/kinds/types.js';
+
+const ids: Record<string, string> = {
+  'Notifier/oncall-slack': 'notify_1',
+  'Notifier/pager': 'notify_2',
+  'User/ada@example.com': 'usr_ada',
+  'User/grace@example.com': 'usr_grace',
+  'Role/sre': 'role_sre',
+};
+const resolve: ResolveName = (kind, name) => ids[`${kind}/${name}`];
+const resolveId: ResolveId = (kind, id) => {
+  const hit = Object.entries(ids).find(([k, v]) => v === id && k.startsWith(`${kind}/`));
+  return hit ? hit[0].slice(kind.length + 1) : undefined;
+};
+
+/** name, spec in the file form; toWire then fromWire must give the same spec back. */
+const roundTrips: Array<[KindName, string, JsonObject]> = [
+  ['Notifier', 'oncall-slack', { properties: { slack: { slackUrl: 'https://hooks.example/x' } } }],
+  ['Monitor', 'm', { type: 'Threshold', aplQuery: 'q', operator: 'Above', threshold: 1, notifiers: ['pager', 'oncall-slack'] }],
+  ['Role', 'sre', { description: 'd', members: ['ada@example.com'], orgCapabilities: { monitors: ['read'] }, datasetCapabilities: {}, viewCapabilities: {} }],
+  ['User', 'ada@example.com', { name: 'Ada', role: 'sre' }],
+  ['User', 'grace@example.com', { name: 'Grace', role: 'member' }],
+  ['VirtualField', 'v', { dataset: 'checkout', expression: 'a + 1', description: 'x' }],
+  ['StarredQuery', 'q', { owner: 'ada@example.com', dataset: 'checkout', kind: 'apl', metadata: {}, query: { apl: 'x' } }],
+  ['Annotation', 'Deploy', { type: 'deploy', datasets: ['checkout'], time: '2026-01-01T00:00:00.000Z' }],
+  ['ApiToken', 't', { description: '', orgCapabilities: { annotations: ['create'] }, datasetCapabilities: {}, viewCapabilities: {} }],
+  ['Org', 'acme', {}],
+];
+
+describe('kind modules', () => {
+  it.each(roundTrips)('%s %s: toWire then fromWire gives the spec back', (kind, name, spec) => {
+    const module = KINDS[kind];
+    const wire = module.toWire(name, spec, resolve);
+    const back = module.fromWire({ ...wire, id: 'x_1', ...(kind === 'User' ? { email: name, role: { id: String(wire.role), name: String(spec.role) } } : {}) }, resolveId);
+    expect(back.name).toBe(name);
+    expect(back.spec).toEqual(spec);
+  });
+
+  it('turns names into ids on the wire', () => {
+    const wire = KINDS.Monitor.toWire('m', { type: 'MatchEvent', aplQuery: 'q', notifiers: ['pager'] }, resolve);
+    expect(wire.notifierIds).toEqual(['notify_2']);
+    expect(wire).not.toHaveProperty('notifiers');
+    const query = KINDS.StarredQuery.toWire('q', { owner: 'Ada@Example.com', query: { apl: 'x' } }, resolve);
+    expect(query.who).toBe('usr_ada');
+  });
+
+  it('throws an UnresolvedReferenceError naming the field for an unknown name', () => {
+    expect(() => KINDS.Monitor.toWire('m', { type: 'MatchEvent', aplQuery: 'q', notifiers: ['nope'] }, resolve)).toThrow(
+      UnresolvedReferenceError,
+    );
+    expect(() => KINDS.User.toWire('x@example.com', { name: 'X', role: 'ghost-role' }, resolve)).toThrow(/role: no Role named "ghost-role"/);
+  });
+
+  it('leaves out role members that do not exist yet (written again after the users)', () => {
+    const wire = KINDS.Role.toWire('sre', { members: ['ada@example.com', 'new@example.com'] }, resolve);
+    expect(wire.members).toEqual(['usr_ada']);
+    expect(KINDS.Role.references[0]?.deferrable).toBe(true);
+  });
+
+  it('sends only the role when a user is updated', () => {
+    const live = { kind: 'User' as const, id: 'usr_ada', raw: { id: 'usr_ada' } };
+    expect(KINDS.User.toWire('ada@example.com', { name: 'Ada', role: 'admin' }, resolve, live)).toEqual({ role: 'admin' });
+  });
+
+  it('keeps ids it cannot name, so the diff shows them', () => {
+    const back = KINDS.Monitor.fromWire({ id: 'mon_1', name: 'm', type: 'MatchEvent', notifierIds: ['notify_gone'] }, resolveId);
+    expect(back.spec.notifiers).toEqual(['notify_gone']);
+  });
+
+  it('drops null channels that the service returns for unused notifier kinds', () => {
+    const back = KINDS.Notifier.fromWire({ id: 'n', name: 'n', properties: { slack: null, email: { emails: ['a@b.c'] } } }, resolveId);
+    expect(back.spec).toEqual({ properties: { email: { emails: ['a@b.c'] } } });
+  });
+
+  it('addresses dataset fields by dataset and field, keeping the ingest type', () => {
+    const live = { kind: 'DatasetField' as const, id: 'checkout/duration_ms', raw: { name: 'duration_ms', type: 'float', dataset: 'checkout' } };
+    expect(KINDS.DatasetField.update?.('checkout/duration_ms', {})).toEqual({
+      method: 'PUT',
+      path: '/v2/datasets/checkout/fields/duration_ms',
+    });
+    expect(KINDS.DatasetField.toWire('duration_ms', { dataset: 'checkout', unit: 'ms' }, resolve, live)).toEqual({
+      name: 'duration_ms',
+      unit: 'ms',
+      type: 'float',
+    });
+  });
+
+  it('computes natural keys as DESIGN.md lists them', () => {
+    expect(KINDS.User.keyOf('Ada@Example.com', {})).toBe('ada@example.com');
+    expect(KINDS.VirtualField.keyOf('v', { dataset: 'd' })).toBe('d/v');
+    expect(KINDS.StarredQuery.keyOf('q', { owner: 'A@b.c' })).toBe('a@b.c/q');
+    expect(KINDS.Annotation.keyOf('Deploy', { type: 'deploy' })).toBe('deploy/Deploy');
+  });
+
+  it('orders kinds so that referenced kinds come first', () => {
+    const order = KINDS_IN_ORDER.map((k) => k.kind);
+    for (const module of KINDS_IN_ORDER) {
+      for (const ref of module.references) {
+        if (ref.deferrable) continue;
+        expect(order.indexOf(ref.target), `${module.kind} -> ${ref.target}`).toBeLessThan(order.indexOf(module.kind));
+        expect(KINDS[ref.target].level).toBeLessThan(module.level);
+      }
+    }
+  });
+
+  it('never deletes orgs or dataset fields, and cannot create dataset fields', () => {
+    expect(KINDS.Org.remove).toBeUndefined();
+    expect(KINDS.DatasetField.remove).toBeUndefined();
+    expect(KINDS.DatasetField.create).toBeUndefined();
+  });
+
+  it('parses kind names the way users type them', () => {
+    expect(parseKindName('monitors')).toBe('Monitor');
+    expect(parseKindName('ApiToken')).toBe('ApiToken');
+    expect(parseKindName('vfields')).toBe('VirtualField');
+    expect(parseKindName('starred-queries')).toBe('StarredQuery');
+    expect(parseKindName('nope')).toBeUndefined();
+  });
+});
