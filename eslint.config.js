@@ -11,7 +11,8 @@ export default tseslint.config(
         process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
         setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', Buffer: 'readonly',
         URL: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', performance: 'readonly',
-        structuredClone: 'readonly', queueMicrotask: 'readonly',
+        structuredClone: 'readonly', queueMicrotask: 'readonly', fetch: 'readonly', Response: 'readonly',
+        Request: 'readonly', Headers: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly',
       },
     },
     rules: {

@@ -53,4 +53,13 @@ export interface ConnectionConfig {
   maxRetries?: number;
   /** Concurrent requests at most (the client queues the rest). */
   maxConcurrency?: number;
+  /** Backoff before retry n is random in [0, min(retryCapMs, retryBaseMs * 2^(n-1))]. Default 200. */
+  retryBaseMs?: number;
+  /** Upper bound of one backoff delay. Default 10 000. */
+  retryCapMs?: number;
+  /**
+   * Time budget of one logical request, retries and their waits included: a retry that would start
+   * after it is not made (the last error is thrown instead). Default 60 000.
+   */
+  retryBudgetMs?: number;
 }

@@ -5,7 +5,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formatsPlugin from 'ajv-formats';
 import { badRequest } from './errors.js';
 import { isJsonObject, type Json, type JsonObject } from './json.js';
-import { wireSchemas, type WireSchemaName } from './wire-schemas.js';
+import { wireSchemaNames, wireSchemas, type WireSchemaName } from './wire-schemas.js';
 
 const ajv = new Ajv({ strict: false, allErrors: false, verbose: true });
 // ajv-formats is CommonJS whose module object is also its `default`; `.default` works in every loader.
@@ -37,8 +37,8 @@ export function validateBody(name: WireSchemaName, label: string, body: unknown)
 }
 
 /** Compiles every validator now, so the first request of each kind does not pay for it. */
-export function warmValidators(names: readonly WireSchemaName[]): void {
-  for (const name of names) validatorFor(name);
+export function warmValidators(): void {
+  for (const name of wireSchemaNames) validatorFor(name);
 }
 
 interface SchemaNode {

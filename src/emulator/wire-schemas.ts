@@ -1358,19 +1358,23 @@ export const wireSchemas: Record<string, unknown> = {
   }
 };
 
-export type WireSchemaName =
-  | 'Notifier'
-  | 'Monitor'
-  | 'Role'
-  | 'CreateUserRequest'
-  | 'UpdateUserRoleRequest'
-  | 'VirtualField'
-  | 'CreateDataset'
-  | 'DatasetField'
-  | 'StarredQuery'
-  | 'NewAnnotation'
-  | 'UpdatedAnnotation'
-  | 'CreateAPIToken'
-  | 'RegenerateAPIToken'
-  | 'PostOrg'
-  | 'UpdateOrg';
+/** The request-body schemas the emulator validates against. */
+export const wireSchemaNames = [
+  'Notifier',
+  'Monitor',
+  'Role',
+  'CreateUserRequest',
+  'UpdateUserRoleRequest',
+  'VirtualField',
+  'CreateDataset',
+  'DatasetField',
+  'StarredQuery',
+  'NewAnnotation',
+  'UpdatedAnnotation',
+  'CreateAPIToken',
+  'RegenerateAPIToken',
+  'PostOrg',
+  'UpdateOrg',
+] as const;
+
+export type WireSchemaName = (typeof wireSchemaNames)[number];

@@ -42,13 +42,15 @@ function walk(node: JsonValue | undefined, rest: string[], at: string[], out: Ma
   if (node === null || typeof node !== 'object' || Array.isArray(node)) return;
   const [head, ...tail] = rest as [string, ...string[]];
   const keys = head === '*' ? Object.keys(node).sort() : [head];
-  for (const key of keys) walk(node[key], tail, [...at, key], out);
+  // Own properties only: a pattern such as `__proto__.x` (ignore-fields come from files) must not reach the prototype.
+  for (const key of keys) if (Object.prototype.hasOwnProperty.call(node, key)) walk(node[key], tail, [...at, key], out);
 }
 
 export function getAt(spec: JsonObject, segments: readonly string[]): JsonValue | undefined {
   let node: JsonValue | undefined = spec;
   for (const s of segments) {
     if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
+    if (!Object.prototype.hasOwnProperty.call(node, s)) return undefined;
     node = node[s];
   }
   return node;

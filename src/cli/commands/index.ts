@@ -1,4 +1,20 @@
 import type { Command } from 'commander';
+import { register as registerApply } from './apply.js';
+import { register as registerEmulator } from './emulator.js';
+import { register as registerExport } from './export.js';
+import { register as registerPlan } from './plan.js';
+import { register as registerRun } from './run.js';
+import { register as registerSchema } from './schema.js';
+import { register as registerValidate } from './validate.js';
 
-// Each command lives in its own module with `register(program)`; this list is the CLI's table of contents.
-export function registerCommands(_program: Command): void {}
+// Each command lives in its own module with `register(program)`; this list is the CLI's table of
+// contents, in the order `wsync --help` shows them.
+export function registerCommands(program: Command): void {
+  registerValidate(program);
+  registerPlan(program);
+  registerApply(program);
+  registerRun(program);
+  registerExport(program);
+  registerEmulator(program);
+  registerSchema(program);
+}

@@ -1,0 +1,299 @@
+// The only code that speaks HTTP: auth, timeouts, retries, rate-limit pacing and error bodies.
+import { Agent, request as undiciRequest } from 'undici';
+import type { JsonValue } from '../core/types.js';
+import { ApiError } from './errors.js';
+import { RateLimiter, systemClock } from './rate-limiter.js';
+import { backoffDelay, DEFAULT_BACKOFF, parseNumber, parseRateLimitReset, parseRetryAfter } from './retry.js';
+import { Semaphore } from './semaphore.js';
+import type { ApiClient, ApiRequest, ApiResponse, ApiStats, ConnectionConfig, HttpMethod } from './types.js';
+import { parseApiUrl } from './url.js';
+import { userAgent } from './user-agent.js';
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RETRIES = 6;
+export const DEFAULT_MAX_CONCURRENCY = 8;
+export const DEFAULT_RETRY_BUDGET_MS = 60_000;
+
+/** Longest server message kept in an error: enough to explain, not enough to dump a page. */
+const MAX_SERVER_MESSAGE = 500;
+
+/**
+ * Codes of failures that happen before a request is written to a connection: nothing reached the
+ * server, so even a POST can be sent again.
+ */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+interface Answered {
+  answered: true;
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+type Attempt = Answered | { answered: false; code: string; detail: string; notSent: boolean };
+
+class AttemptTimeout extends Error {}
+
+export function createApiClient(config: ConnectionConfig): ApiClient {
+  const base = parseApiUrl(config.url, config.insecure === true);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const timeoutMs = positive(config.timeoutMs, DEFAULT_TIMEOUT_MS);
+  const maxRetries = nonNegative(config.maxRetries, DEFAULT_MAX_RETRIES);
+  const maxConcurrency = positive(config.maxConcurrency, DEFAULT_MAX_CONCURRENCY);
+  const backoff = {
+    baseMs: nonNegative(config.retryBaseMs, DEFAULT_BACKOFF.baseMs),
+    capMs: nonNegative(config.retryCapMs, DEFAULT_BACKOFF.capMs),
+  };
+  const retryBudgetMs = nonNegative(config.retryBudgetMs, DEFAULT_RETRY_BUDGET_MS);
+
+  const agent = new Agent({ connections: maxConcurrency, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000 });
+  const limiter = new RateLimiter(systemClock);
+  const gate = new Semaphore(maxConcurrency);
+  const stats: ApiStats = { requests: 0, byMethodStatus: {}, retries: 0, rateLimited: 0 };
+
+  function urlOf(req: ApiRequest): { url: string; query: string } {
+    if (!req.path.startsWith('/')) throw new TypeError(`API path must start with "/": ${req.path}`);
+    // A URL given as https://host/v2 and a path /v2/... must not become /v2/v2/...
+    const prefix = basePath.endsWith('/v2') && req.path.startsWith('/v2/') ? basePath.slice(0, -3) : basePath;
+    const query = queryString(req.query);
+    return { url: `${base.origin}${prefix}${req.path}${query ? `?${query}` : ''}`, query };
+  }
+
+  async function attempt(method: HttpMethod, url: string, body: string | undefined): Promise<Attempt> {
+    const release = await gate.acquire();
+    try {
+      await limiter.acquire();
+      let token: string;
+      try {
+        token = config.token();
+      } catch (err) {
+        // Not a network failure: let the requests waiting behind this one go, and stop.
+        limiter.noAnswer();
+        throw err;
+      }
+      const sentAt = Date.now();
+      let result: Answered;
+      try {
+        result = await send(method, url, body, token);
+      } catch (err) {
+        limiter.noAnswer();
+        return noAnswerOf(err, timeoutMs, config.token);
+      }
+      limiter.observe({
+        sentAt,
+        receivedAt: Date.now(),
+        status: result.status,
+        limit: parseNumber(result.headers['x-ratelimit-limit']),
+        remaining: parseNumber(result.headers['x-ratelimit-remaining']),
+        reset: parseNumber(result.headers['x-ratelimit-reset']),
+        retryAfterMs: parseRetryAfter(result.headers['retry-after'], Date.now()),
+      });
+      return result;
+    } finally {
+      release();
+    }
+  }
+
+  async function send(method: HttpMethod, url: string, body: string | undefined, token: string): Promise<Answered> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${token}`,
+      accept: 'application/json',
+      'user-agent': userAgent(),
+    };
+    if (config.orgId) headers['x-axiom-org-id'] = config.orgId;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new AttemptTimeout()), timeoutMs);
+    try {
+      const res = await undiciRequest(url, { dispatcher: agent, method, headers, body, signal: controller.signal });
+      const text = await res.body.text();
+      return { answered: true, status: res.statusCode, headers: flattenHeaders(res.headers), text };
+    } catch (err) {
+      if (controller.signal.aborted) throw new AttemptTimeout();
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function record(method: HttpMethod, status: number): void {
+    stats.requests++;
+    const key = `${method} ${status}`;
+    stats.byMethodStatus[key] = (stats.byMethodStatus[key] ?? 0) + 1;
+    if (status === 429) stats.rateLimited++;
+    try {
+      client.onAttempt?.(method, status);
+    } catch {
+      // A metrics hook must never break a request.
+    }
+  }
+
+  async function request<T = JsonValue>(req: ApiRequest): Promise<ApiResponse<T>> {
+    const started = Date.now();
+    const { url, query } = urlOf(req);
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const where = { method: req.method, path: req.path, query };
+    for (let attempts = 1; ; attempts++) {
+      const result = await attempt(req.method, url, body);
+      record(req.method, result.answered ? result.status : 0);
+
+      if (result.answered && result.status >= 200 && result.status < 300) {
+        return { status: result.status, body: parseBody<T>(result, where, attempts, config.token), headers: result.headers };
+      }
+      const delay = retryDelay(req.method, result, attempts);
+      const error = (): ApiError => errorOf(result, where, attempts, config.token);
+      if (delay === undefined || attempts > maxRetries) throw error();
+      if (Date.now() - started + delay > retryBudgetMs) throw error();
+      stats.retries++;
+      await systemClock.sleep(delay);
+    }
+  }
+
+  /** Milliseconds to wait before retrying, or undefined when this outcome must not be retried. */
+  function retryDelay(method: HttpMethod, result: Attempt, attempts: number): number | undefined {
+    const jittered = backoffDelay(attempts, backoff);
+    if (!result.answered) {
+      // undici refused to build the request (e.g. a header value it cannot send): no retry helps.
+      if (result.code === 'UND_ERR_INVALID_ARG') return undefined;
+      // A POST that may have reached the server is never sent twice: apply re-lists instead.
+      if (method === 'POST' && !result.notSent) return undefined;
+      return jittered;
+    }
+    const now = Date.now();
+    const retryAfter = parseRetryAfter(result.headers['retry-after'], now);
+    if (result.status === 429) {
+      // Refused unprocessed, so any method may go again once the server's window has passed.
+      const reset = parseRateLimitReset(result.headers['x-ratelimit-reset'], now);
+      if (retryAfter === undefined && reset === undefined) return jittered;
+      return Math.max(retryAfter ?? 0, reset ?? 0);
+    }
+    if (result.status >= 500 && method !== 'POST') return Math.max(jittered, retryAfter ?? 0);
+    return undefined;
+  }
+
+  const client: ApiClient = {
+    request,
+    stats,
+    onAttempt: undefined,
+    async close() {
+      await agent.close();
+    },
+  };
+  return client;
+}
+
+interface Where {
+  method: HttpMethod;
+  path: string;
+  query: string;
+}
+
+function parseBody<T>(result: Answered, where: Where, attempts: number, token: () => string): T {
+  if (result.text.trim() === '') return null as T;
+  try {
+    return JSON.parse(result.text) as T;
+  } catch {
+    throw new ApiError({
+      ...where,
+      status: result.status,
+      serverMessage: scrub(`the answer is not JSON: ${oneLine(result.text)}`, token),
+      attempts,
+    });
+  }
+}
+
+function errorOf(result: Attempt, where: Where, attempts: number, token: () => string): ApiError {
+  if (!result.answered) {
+    return new ApiError({ ...where, code: result.code, detail: result.detail, noAnswer: true, attempts });
+  }
+  const { message, code } = serverError(result.text);
+  return new ApiError({
+    ...where,
+    status: result.status,
+    serverMessage: message === undefined ? undefined : scrub(message, token),
+    code,
+    maybeApplied: where.method === 'POST' && result.status >= 500,
+    attempts,
+  });
+}
+
+/** `{code, message}` (the wire contract), or `{error}`, or the text itself when it is not JSON. */
+function serverError(text: string): { message?: string; code?: string } {
+  if (text.trim() === '') return {};
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      const record = parsed as Record<string, unknown>;
+      const message = [record.message, record.error].find((v): v is string => typeof v === 'string');
+      const code = typeof record.code === 'string' ? record.code : undefined;
+      return { message: message === undefined ? undefined : oneLine(message), code };
+    }
+  } catch {
+    // Not JSON (a proxy's HTML page, plain text): keep a line of it.
+  }
+  return { message: oneLine(text) };
+}
+
+function noAnswerOf(err: unknown, timeoutMs: number, token: () => string): Attempt {
+  if (err instanceof AttemptTimeout) {
+    return { answered: false, code: 'ETIMEDOUT', detail: `no answer within ${timeoutMs} ms`, notSent: false };
+  }
+  const code = errorCode(err) ?? 'ENETWORK';
+  const message = err instanceof Error ? err.message : String(err);
+  return { answered: false, code, detail: scrub(oneLine(message), token), notSent: NOT_SENT_CODES.has(code) };
+}
+
+function errorCode(err: unknown): string | undefined {
+  // undici wraps socket errors; the system code (ECONNRESET, ECONNREFUSED) is often on the cause.
+  for (let e: unknown = err, depth = 0; e !== null && typeof e === 'object' && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && !code.startsWith('UND_ERR_SOCKET')) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Removes the bearer token from text that came from elsewhere (a server echoing a header). */
+function scrub(text: string, token: () => string): string {
+  let secret = '';
+  try {
+    secret = token();
+  } catch {
+    return text;
+  }
+  return secret.length > 0 && text.includes(secret) ? text.split(secret).join('(sensitive)') : text;
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > MAX_SERVER_MESSAGE ? `${line.slice(0, MAX_SERVER_MESSAGE)}…` : line;
+}
+
+/** `datasets: [a, b]` becomes `datasets=a,b` (form style, not exploded), each value encoded. */
+function queryString(query: ApiRequest['query']): string {
+  if (!query) return '';
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.map((v) => encodeURIComponent(String(v))).join(',') : encodeURIComponent(String(value));
+    parts.push(`${encodeURIComponent(key)}=${text}`);
+  }
+  return parts.join('&');
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function positive(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+function nonNegative(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isFinite(value) && value >= 0 ? value : fallback;
+}

@@ -1,0 +1,75 @@
+import { STATUS_CODES } from 'node:http';
+import type { HttpMethod } from './types.js';
+
+export interface ApiErrorInit {
+  method: HttpMethod;
+  /** Request path without the query string, e.g. `/v2/monitors`. */
+  path: string;
+  /** Query string (without `?`) shown in the message so a per-dataset error names its dataset. */
+  query?: string;
+  status?: number;
+  serverMessage?: string;
+  code?: string;
+  /** Low-level reason when no answer came (e.g. `socket hang up`); never holds request data. */
+  detail?: string;
+  noAnswer?: boolean;
+  maybeApplied?: boolean;
+  attempts: number;
+}
+
+/**
+ * The one error the API client throws. Its message names the method, path, status and the
+ * server's message; it never carries the bearer token, headers or the request body.
+ */
+export class ApiError extends Error {
+  readonly status?: number;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly serverMessage?: string;
+  /** The server's error code when it sent a string one, else the network error code (`ECONNRESET`, `ETIMEDOUT`). */
+  readonly code?: string;
+  /** No HTTP answer came (timeout, reset, socket closed): for a POST, the server may or may not have acted. */
+  readonly noAnswer: boolean;
+  /** A POST answered 5xx: the server may have applied it before failing, so it was not retried. */
+  readonly maybeApplied: boolean;
+  /** HTTP attempts made for this request, retries included. */
+  readonly attempts: number;
+
+  constructor(init: ApiErrorInit) {
+    super(apiErrorMessage(init));
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.method = init.method;
+    this.path = init.path;
+    this.serverMessage = init.serverMessage;
+    this.code = init.code;
+    this.noAnswer = init.noAnswer ?? false;
+    this.maybeApplied = init.maybeApplied ?? false;
+    this.attempts = init.attempts;
+  }
+}
+
+function apiErrorMessage(init: ApiErrorInit): string {
+  const where = `${init.method} ${init.path}${init.query ? `?${init.query}` : ''}`;
+  let text: string;
+  if (init.status === undefined) {
+    const why = [init.code, init.detail].filter((s) => s !== undefined && s !== '').join(': ');
+    text = `${where}: no answer${why ? ` (${why})` : ''}`;
+    if (init.method === 'POST') text += '; the server may or may not have applied it';
+  } else {
+    const reason = STATUS_CODES[init.status];
+    text = `${where}: ${init.status}${reason ? ` ${reason}` : ''}`;
+    if (init.serverMessage) text += `: ${init.serverMessage}`;
+    if (init.maybeApplied) text += ' (not retried: the server may have applied it)';
+  }
+  if (init.attempts > 1) text += ` (after ${init.attempts} attempts)`;
+  return text;
+}
+
+/** Bad connection settings (missing URL or token, plain http to a remote host, unreadable token file). */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}

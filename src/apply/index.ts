@@ -1,0 +1,36 @@
+import { join } from 'node:path';
+import { formatDiagnostic } from '../core/diagnostics.js';
+import type { Change } from '../core/types.js';
+import { ApplyRun } from './run.js';
+import { ApplyRefusedError, type ApplyInput, type ApplyResult } from './types.js';
+
+export { ApplyRefusedError, type ApplyEvent, type ApplyInput, type ApplyOutcome, type ApplyResult } from './types.js';
+export { formatApplyEvent, formatApplySummary } from './format.js';
+
+/** Actions that write; `noop`, `skipped` and `refused` never reach the API. */
+export const WRITE_ACTIONS: ReadonlySet<Change['action']> = new Set(['create', 'update', 'replace', 'adopt', 'delete']);
+
+/** Why a plan must not be applied at all (errors, whole-plan refusals, refused changes); empty when it may. */
+export function refusalReasons(plan: ApplyInput['plan']): string[] {
+  return [
+    ...plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic),
+    ...plan.refusals,
+    ...plan.changes
+      .filter((c) => c.action === 'refused')
+      .map((c) => `${c.kind}/${c.key}: ${c.reason ?? 'refused'}`),
+  ];
+}
+
+/**
+ * Executes a Plan: writes level by level (ascending), then deletes (descending), at most
+ * `concurrency` changes at once within a level. A failure does not stop independent changes;
+ * the changes that depend on it are skipped. Every confirmed write is recorded in the inventory
+ * before the change counts as done. Throws ApplyRefusedError, having written nothing, when the
+ * plan has errors or refusals.
+ */
+export async function applyPlan(input: ApplyInput): Promise<ApplyResult> {
+  const reasons = refusalReasons(input.plan);
+  if (reasons.length > 0) throw new ApplyRefusedError(reasons);
+  const run = new ApplyRun({ ...input, tokenOutputDir: input.tokenOutputDir ?? join(input.state.dir, 'tokens') });
+  return run.execute();
+}

@@ -1,0 +1,61 @@
+import type { ApiClient } from '../api/types.js';
+import type { Action, Desired, KindName, LiveState, Plan } from '../core/types.js';
+import type { StateHandle } from '../state/index.js';
+
+export interface ApplyInput {
+  plan: Plan;
+  desired: Desired;
+  /** The live state the plan was made against: seeds the name -> id index. */
+  live: LiveState;
+  client: ApiClient;
+  /** The open, locked state directory: every confirmed write is recorded in it. */
+  state: StateHandle;
+  /** Changes running at once within one dependency level. */
+  concurrency: number;
+  /** Where API token secrets go (default `<stateDir>/tokens`). */
+  tokenOutputDir?: string;
+  /** Called once per change as it finishes (and for follow-up writes such as Role members). */
+  onChange?: (event: ApplyEvent) => void;
+  /** Aborted: writes in flight finish, no new ones start, the inventory is flushed. */
+  signal?: AbortSignal;
+}
+
+export type ApplyOutcome = 'done' | 'failed' | 'skipped';
+
+export interface ApplyEvent {
+  kind: KindName;
+  key: string;
+  action: Action;
+  outcome: ApplyOutcome;
+  /** The object's id after the change (the new id of a created or replaced object). */
+  id?: string;
+  /** Why it failed or was skipped, or a note (`wrote token to ...`); never holds a secret. */
+  message?: string;
+  durationMs: number;
+}
+
+export interface ApplyResult {
+  created: number;
+  updated: number;
+  replaced: number;
+  deleted: number;
+  adopted: number;
+  failed: number;
+  skipped: number;
+  /** Changes the plan found in sync. */
+  unchanged: number;
+  /** HTTP writes (POST/PUT/DELETE) attempted, as logical requests. */
+  writes: number;
+  durationMs: number;
+  /** True when the signal stopped the run before every change was started. */
+  aborted: boolean;
+  events: ApplyEvent[];
+}
+
+/** The plan must not be applied: it has errors or refusals. Nothing was written. */
+export class ApplyRefusedError extends Error {
+  constructor(readonly reasons: string[]) {
+    super(`apply refused, nothing was written:\n${reasons.map((r) => `  - ${r}`).join('\n')}`);
+    this.name = 'ApplyRefusedError';
+  }
+}

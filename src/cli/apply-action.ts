@@ -1,0 +1,243 @@
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { createApiClient } from '../api/client.js';
+import { ConfigError, resolveConnection } from '../api/connection.js';
+import {
+  ApplyRefusedError,
+  formatApplyEvent,
+  formatApplySummary,
+  type ApplyEvent,
+  type ApplyResult,
+} from '../apply/index.js';
+import { formatDiagnostic, sortDiagnostics } from '../core/diagnostics.js';
+import { createRedactor } from '../core/redact.js';
+import type { Desired, Diagnostic, Plan, PlanFingerprint } from '../core/types.js';
+import { diffFingerprints } from '../plan/fingerprint.js';
+import { reconcile, type ReconcileOutcome } from '../reconcile/index.js';
+import { renderJson, renderText } from '../render/index.js';
+import { InventoryFileError, StateLockedError } from '../state/index.js';
+import { errorMessage } from './errors.js';
+import { PolicyFlagError, policyFromFlags, type PolicyFlags } from './policy-options.js';
+
+interface ApplyFlags extends PolicyFlags {
+  stateDir?: string;
+  secretsDir?: string;
+  tokenOutputDir?: string;
+  concurrency: number;
+  plan?: string;
+  format: 'text' | 'json';
+  color: boolean;
+  verbose: boolean;
+  url?: string;
+  token?: string;
+  tokenFile?: string;
+  orgId?: string;
+  insecure?: boolean;
+  timeout?: number | string;
+}
+
+/** The saved plan no longer matches the files or the workspace: nothing was written. */
+class StalePlanError extends Error {
+  constructor(
+    readonly file: string,
+    readonly moved: string[],
+  ) {
+    super(
+      `the saved plan ${file} no longer matches; nothing was written. What moved since it was made:\n` +
+        moved.map((line) => `  - ${line}`).join('\n') +
+        '\nRun wsync plan again and review it.',
+    );
+    this.name = 'StalePlanError';
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return isRecord(value) && Object.values(value).every((v) => typeof v === 'string');
+}
+
+/** Reads the fingerprint of a plan file written by `wsync plan --out` (or `--format json`). */
+async function readSavedFingerprint(file: string): Promise<PlanFingerprint> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(await readFile(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`--plan ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(err)}`);
+  }
+  const fingerprint = isRecord(doc) ? (isRecord(doc.plan) ? doc.plan.fingerprint : doc.fingerprint) : undefined;
+  if (
+    !isRecord(fingerprint) ||
+    typeof fingerprint.desired !== 'string' ||
+    typeof fingerprint.live !== 'string' ||
+    !isStringRecord(fingerprint.desiredObjects) ||
+    !isStringRecord(fingerprint.liveObjects)
+  ) {
+    throw new Error(`--plan ${file}: not a saved plan (no fingerprint); write one with wsync plan --out FILE`);
+  }
+  return {
+    desired: fingerprint.desired,
+    live: fingerprint.live,
+    desiredObjects: fingerprint.desiredObjects,
+    liveObjects: fingerprint.liveObjects,
+  };
+}
+
+function connectionFlags(flags: ApplyFlags): Parameters<typeof resolveConnection>[0] {
+  return {
+    url: flags.url,
+    token: flags.token,
+    tokenFile: flags.tokenFile,
+    orgId: flags.orgId,
+    insecure: flags.insecure,
+    timeout: flags.timeout === undefined ? undefined : Number(flags.timeout),
+  };
+}
+
+/**
+ * SIGINT/SIGTERM stop apply between writes: the writes in flight finish and are recorded, no new
+ * ones start. A second signal exits at once (the inventory is consistent after every write).
+ */
+function stopOnSignals(controller: AbortController, say: (line: string) => void): () => void {
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (controller.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
+    say(`apply: ${signal}: finishing the writes in flight, starting no new ones (again to quit now)`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+}
+
+function resultJson(result: ApplyResult | undefined): Record<string, unknown> | undefined {
+  if (!result) return undefined;
+  return { ...result, durationMs: Math.round(result.durationMs), events: result.events.map((e) => ({ ...e, durationMs: Math.round(e.durationMs) })) };
+}
+
+export async function runApply(dirArg: string, raw: Record<string, unknown>): Promise<number> {
+  const flags = raw as unknown as ApplyFlags;
+  const dir = resolve(dirArg);
+  const env = process.env;
+  const json = flags.format === 'json';
+  let redact = (text: string): string => text;
+  const out = (text: string): void => {
+    process.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`));
+  };
+  const err = (text: string): void => {
+    process.stderr.write(redact(text.endsWith('\n') ? text : `${text}\n`));
+  };
+
+  const controller = new AbortController();
+  const stopListening = stopOnSignals(controller, err);
+  let plan: Plan | undefined;
+  try {
+    const policy = policyFromFlags(flags);
+    const saved = flags.plan ? await readSavedFingerprint(flags.plan) : undefined;
+    const client = createApiClient(resolveConnection(connectionFlags(flags), env));
+    let outcome: ReconcileOutcome;
+    try {
+      const stateDir = resolve(flags.stateDir ?? join(dir, '.wsync'));
+      outcome = await reconcile({
+        dir,
+        secretsDir: flags.secretsDir ?? env.WSYNC_SECRETS_DIR,
+        env,
+        client,
+        stateDir,
+        policy,
+        mode: 'apply',
+        concurrency: flags.concurrency,
+        tokenOutputDir: flags.tokenOutputDir === undefined ? undefined : resolve(flags.tokenOutputDir),
+        signal: controller.signal,
+        onPlan: (made: Plan, desired: Desired) => {
+          plan = made;
+          redact = createRedactor(desired.secretValues);
+          if (!json) {
+            const color = flags.color && process.stdout.isTTY === true && !env.NO_COLOR;
+            out(renderText(made, { color, verbose: flags.verbose }));
+          }
+          if (saved) {
+            const moved = diffFingerprints(saved, made.fingerprint);
+            if (moved.length > 0) throw new StalePlanError(flags.plan ?? '', moved);
+          }
+        },
+        onChange: (event: ApplyEvent) => {
+          if (!json) out(formatApplyEvent(event));
+        },
+      });
+    } finally {
+      await client.close();
+    }
+    redact = createRedactor(outcome.desired.secretValues);
+    return report(outcome, json, out, err);
+  } catch (caught) {
+    if (caught instanceof StalePlanError || caught instanceof ApplyRefusedError) {
+      if (json) out(JSON.stringify({ version: 1, status: 'refused', reasons: caught instanceof StalePlanError ? caught.moved : caught.reasons }, null, 2));
+      err(`apply: ${caught.message}`);
+      return 1;
+    }
+    if (
+      caught instanceof ConfigError ||
+      caught instanceof PolicyFlagError ||
+      caught instanceof StateLockedError ||
+      caught instanceof InventoryFileError
+    ) {
+      err(`apply: ${caught.message}`);
+      return 1;
+    }
+    err(`apply: ${errorMessage(caught)}${plan ? '' : '; nothing was written'}`);
+    return 1;
+  } finally {
+    stopListening();
+  }
+}
+
+function printDiagnostics(list: readonly Diagnostic[], err: (text: string) => void): void {
+  for (const d of sortDiagnostics(list)) err(formatDiagnostic(d));
+}
+
+function report(outcome: ReconcileOutcome, json: boolean, out: (t: string) => void, err: (t: string) => void): number {
+  const { status, plan, result } = outcome;
+  if (json) {
+    out(
+      JSON.stringify(
+        {
+          version: 1,
+          status,
+          diagnostics: sortDiagnostics(outcome.diagnostics),
+          plan: plan ? (JSON.parse(renderJson(plan)) as unknown) : undefined,
+          result: resultJson(result),
+        },
+        null,
+        2,
+      ),
+    );
+  }
+  switch (status) {
+    case 'invalid':
+      printDiagnostics(outcome.diagnostics, err);
+      err('apply: the files do not validate; nothing was read from the API, nothing was written');
+      return 1;
+    case 'unappliable':
+      printDiagnostics(outcome.diagnostics.filter((d) => d.severity === 'error'), err);
+      err('apply: the plan has errors; nothing was written');
+      return 1;
+    case 'refused':
+      for (const reason of plan?.refusals ?? []) err(`refused: ${reason}`);
+      err('apply: the plan was refused as a whole; nothing was written');
+      return 1;
+    default:
+      break;
+  }
+  printDiagnostics(outcome.diagnostics.filter((d) => d.severity === 'warning'), err);
+  if (!result) {
+    if (!json) out('Apply complete: nothing to do');
+    return 0;
+  }
+  if (!json) out(formatApplySummary(result));
+  return result.failed > 0 || result.aborted ? 1 : 0;
+}

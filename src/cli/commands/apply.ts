@@ -1,0 +1,31 @@
+import { Option, type Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { addConnectionOptions } from '../../api/connection.js';
+import { addPolicyOptions } from '../policy-options.js';
+
+function concurrency(value: string): number {
+  const n = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError(`expected an integer from 1 to 64, got "${value}"`);
+  return n;
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('apply')
+    .description('plan, then converge the workspace with POST/PUT/DELETE; non-interactive')
+    .argument('[dir]', 'directory of resource files', '.')
+    .option('--state-dir <dir>', 'inventory of owned objects, locked while apply runs (default: DIR/.wsync)')
+    .option('--secrets-dir <dir>', 'root for ${file:PATH} secrets (env WSYNC_SECRETS_DIR)')
+    .option('--token-output-dir <dir>', 'where API token secrets are written, mode 0600 (default: STATE_DIR/tokens)')
+    .option('--concurrency <n>', 'changes written at once within a dependency level', concurrency, 4)
+    .option('--plan <file>', 'apply only if this saved plan (wsync plan --out) still matches the files and the workspace')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--no-color', 'no ANSI colours, even on a terminal')
+    .option('--verbose', 'list unchanged objects in the plan too', false);
+  addConnectionOptions(cmd);
+  addPolicyOptions(cmd);
+  cmd.action(async (dir: string, options: Record<string, unknown>) => {
+    const { runApply } = await import('../apply-action.js');
+    process.exitCode = await runApply(dir, options);
+  });
+}

@@ -1,0 +1,101 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+
+// `wsync emulator`: a local Workspace API v2 server. Scripts rely on the first stdout line being
+// `listening on http://HOST:PORT`; it serves until SIGTERM or SIGINT, then closes cleanly (flushing
+// --state) and returns.
+
+interface EmulatorFlags {
+  port: number;
+  host: string;
+  token: string;
+  rateLimit?: number;
+  seed?: number;
+  faultRate?: number;
+  latency?: [number, number];
+  resetRate?: number;
+  dropAfterWriteRate?: number;
+  state?: string;
+  seedFile?: string;
+  logRequests?: boolean;
+}
+
+function integerIn(min: number, max: number): (value: string) => number {
+  return (value) => {
+    const parsed = /^-?\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+      throw new InvalidArgumentError(`expected an integer from ${min} to ${max}, got "${value}"`);
+    }
+    return parsed;
+  };
+}
+
+function probability(value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === '' || !(parsed >= 0 && parsed <= 1)) {
+    throw new InvalidArgumentError(`expected a probability from 0 to 1, got "${value}"`);
+  }
+  return parsed;
+}
+
+/** `MIN-MAX` or a single `MS`, in milliseconds. */
+function latencyRange(value: string): [number, number] {
+  const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(value);
+  const min = Number(match?.[1]);
+  const max = match?.[2] === undefined ? min : Number(match[2]);
+  if (!match || min > max) throw new InvalidArgumentError(`expected MIN-MAX milliseconds such as 10-50, got "${value}"`);
+  return [min, max];
+}
+
+export function register(program: Command): void {
+  program
+    .command('emulator')
+    .description('serve a local, in-memory Workspace API v2 for tests, demos and CI')
+    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').argParser(integerIn(0, 65535)).default(0))
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .addOption(
+      new Option('--token <token>', 'admin token, with every capability')
+        .env('WSYNC_EMULATOR_TOKEN')
+        .default('wsync-emulator-admin'),
+    )
+    .addOption(new Option('--rate-limit <rps>', 'requests per second before answering 429').argParser(integerIn(1, 1_000_000)))
+    .addOption(new Option('--seed <n>', 'seed for fault decisions and ids, so runs repeat').argParser(integerIn(0, 2 ** 32 - 1)))
+    .addOption(new Option('--fault-rate <p>', 'probability of answering a random 500/502/503').argParser(probability))
+    .addOption(new Option('--latency <min-max>', 'added delay per request, in ms (e.g. 10-50)').argParser(latencyRange))
+    .addOption(new Option('--reset-rate <p>', 'probability of destroying the connection before any answer').argParser(probability))
+    .addOption(
+      new Option('--drop-after-write-rate <p>', 'probability of applying a write, then destroying the connection').argParser(
+        probability,
+      ),
+    )
+    .option('--state <file>', 'persist the workspace to FILE (JSON) and reload it at start')
+    .option('--seed-file <file>', 'preload objects from FILE (the seed-file format); ignored when --state reloads')
+    .option('--log-requests', 'print one line per request to stderr', false)
+    .action(async (flags: EmulatorFlags) => {
+      const { startEmulator } = await import('../../emulator/index.js');
+      const emulator = await startEmulator({
+        port: flags.port,
+        host: flags.host,
+        token: flags.token,
+        rateLimit: flags.rateLimit,
+        seed: flags.seed,
+        faultRate: flags.faultRate,
+        latencyMs: flags.latency,
+        resetRate: flags.resetRate,
+        dropAfterWriteRate: flags.dropAfterWriteRate,
+        stateFile: flags.state,
+        seedFile: flags.seedFile,
+        logRequests: flags.logRequests,
+      });
+      process.stdout.write(`listening on ${emulator.url}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          process.off('SIGTERM', stop);
+          process.off('SIGINT', stop);
+          resolve();
+        };
+        process.on('SIGTERM', stop);
+        process.on('SIGINT', stop);
+      });
+      await emulator.close();
+    });
+}

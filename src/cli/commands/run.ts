@@ -1,0 +1,29 @@
+import { Option, type Command } from 'commander';
+import { addConnectionOptions } from '../../api/connection.js';
+import { addPolicyOptions } from '../policy-options.js';
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('run')
+    .description('the daemon: reconcile at start, on every change under DIR and on a schedule; serve health, readiness, metrics and a status page')
+    .argument('[dir]', 'directory of resource files; may be a git-sync symbolic link', '.')
+    .option('--state-dir <dir>', 'inventory of owned objects (env WSYNC_STATE_DIR; default DIR/.wsync, or <parent of the link>/.wsync when DIR is a symbolic link)')
+    .option('--secrets-dir <dir>', 'root for ${file:PATH} secrets (env WSYNC_SECRETS_DIR)')
+    .option('--token-output-dir <dir>', 'where secrets of created API tokens are written (default STATE_DIR/tokens)')
+    .option('--listen <host:port>', 'address of the health, metrics and status port; port 0 picks one (env WSYNC_LISTEN; default 127.0.0.1:9464)')
+    .option('--resync <cron>', 'schedule of the drift-correcting reconcile, or "off" (env WSYNC_RESYNC; default "*/5 * * * *")')
+    .option('--debounce <ms>', 'wait this long after the last file change before reconciling (default 200)')
+    .addOption(new Option('--mode <mode>', 'enforce: converge; observe: report drift, never write').choices(['enforce', 'observe']).default('enforce'))
+    .option('--concurrency <n>', 'changes applied at once within a dependency level (default 4)')
+    .option('--log-level <level>', 'trace, debug, info, warn, error, fatal or silent (env WSYNC_LOG_LEVEL; default info)')
+    .addOption(new Option('--log-format <format>', 'json lines, or pretty (default: pretty on a terminal)').choices(['auto', 'json', 'pretty']).default('auto'));
+  addConnectionOptions(cmd);
+  addPolicyOptions(cmd);
+  cmd.action(async (dir: string, options: Record<string, unknown>) => {
+    const { runDaemon } = await import('../../daemon/run-command.js');
+    const code = await runDaemon(dir, options);
+    process.exitCode = code;
+    // Everything is closed by now; should a library still hold the event loop open, do not hang.
+    setTimeout(() => process.exit(code), 1000).unref();
+  });
+}

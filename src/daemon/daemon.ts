@@ -1,0 +1,402 @@
+import { schedule, type ScheduledTask } from 'node-cron';
+import { createApiClient } from '../api/client.js';
+import type { ApiClient, ConnectionConfig } from '../api/types.js';
+import type { ApplyEvent } from '../apply/index.js';
+import { formatDiagnostic, sortDiagnostics } from '../core/diagnostics.js';
+import { createRedactor } from '../core/redact.js';
+import type { Policy } from '../core/types.js';
+import { reconcile, type ReconcileOutcome } from '../reconcile/index.js';
+import { openState, type StateHandle } from '../state/index.js';
+import { startHttpServer, type HttpServer, type ListenAddress } from './http.js';
+import type { Logger } from './logger.js';
+import { DaemonMetrics } from './metrics.js';
+import { primaryTrigger, Scheduler, type RunResult, type Trigger } from './scheduler.js';
+import { resolveSnapshot, type Snapshot } from './snapshot.js';
+import { renderStatusPage } from './status-page.js';
+import { DaemonStatus, SUCCESS_RESULTS, type ReconcileRecord, type ReconcileResult } from './status.js';
+import { changeCounts, countByKind, driftOf, pendingDrift } from './summary.js';
+import { DirWatcher } from './watcher.js';
+
+export interface DaemonConfig {
+  /** DIR as given, made absolute: may be (or sit under) a git-sync symbolic link. */
+  dir: string;
+  stateDir: string;
+  secretsDir?: string;
+  tokenOutputDir?: string;
+  listen: ListenAddress;
+  /** Cron expression of the drift-correcting resync; null: none. */
+  resync: string | null;
+  debounceMs: number;
+  /** `policy.mode` observe: plan and report drift, never write. */
+  policy: Policy;
+  concurrency?: number;
+  env: Record<string, string | undefined>;
+  connection: ConnectionConfig;
+  /** Re-reads the connection configuration (SIGHUP); throws ConfigError when it no longer resolves. */
+  reloadConnection: () => ConnectionConfig;
+  logger: Logger;
+  backoff?: { initialMs: number; maxMs: number };
+}
+
+const MAX_LOGGED_DIAGNOSTICS = 20;
+
+/**
+ * `wsync run`: the reconcile loop with its triggers (start, file changes, link swaps, schedule,
+ * SIGHUP, retries) and its HTTP port. Nothing in here may take the process down: every error
+ * ends as a failed reconcile with a log line, and the port keeps answering.
+ */
+export class Daemon {
+  readonly metrics = new DaemonMetrics();
+  readonly status = new DaemonStatus();
+  private readonly config: DaemonConfig;
+  private readonly log: Logger;
+  private readonly scheduler: Scheduler;
+  private readonly watcher: DirWatcher;
+  private readonly abort = new AbortController();
+  private connection: ConnectionConfig;
+  private client: ApiClient;
+  private server: HttpServer | null = null;
+  private cronTask: ScheduledTask | null = null;
+  private state: StateHandle | null = null;
+  private reloadRequested = false;
+  private lastTarget: string | null = null;
+  private secretValues: string[] = [];
+  private stopping: Promise<void> | null = null;
+
+  private constructor(config: DaemonConfig) {
+    this.config = config;
+    this.log = config.logger;
+    this.connection = config.connection;
+    this.client = this.connect(config.connection);
+    this.scheduler = new Scheduler({
+      run: (triggers) => this.runOnce(triggers),
+      debounceMs: config.debounceMs,
+      backoffInitialMs: config.backoff?.initialMs,
+      backoffMaxMs: config.backoff?.maxMs,
+      onRunError: (err) => this.log.error({ err: this.redact(errorText(err)) }, 'reconcile loop error'),
+      onRetryScheduled: (delayMs, failures) => this.log.warn({ retry_in_ms: delayMs, failures }, 'retry scheduled'),
+    });
+    const ignore = [config.stateDir];
+    if (config.tokenOutputDir) ignore.push(config.tokenOutputDir);
+    this.watcher = new DirWatcher({
+      dir: config.dir,
+      ignore,
+      onTrigger: (trigger) => {
+        this.log.debug({ trigger }, 'files changed');
+        this.scheduler.notify(trigger);
+      },
+      onError: (err) => this.log.warn({ err: errorText(err) }, 'watch error'),
+    });
+  }
+
+  /** Serves the port (its URL is the first log line), starts watching and the schedule, then reconciles. */
+  static async start(config: DaemonConfig): Promise<Daemon> {
+    const daemon = new Daemon(config);
+    await daemon.listen();
+    await daemon.startWatching();
+    daemon.startSchedule();
+    daemon.scheduler.request('start');
+    return daemon;
+  }
+
+  get url(): string {
+    return this.server?.url ?? '';
+  }
+
+  /** SIGHUP: re-read the configuration and reconcile. */
+  reload(): void {
+    if (this.stopping) return;
+    this.log.info('reload requested');
+    this.reloadRequested = true;
+    this.scheduler.request('sighup');
+  }
+
+  /**
+   * Stops watching and scheduling, lets the write in flight finish (no new one starts), flushes the
+   * inventory and closes the port.
+   */
+  stop(reason: string): Promise<void> {
+    this.stopping ??= this.shutdown(reason);
+    return this.stopping;
+  }
+
+  private async shutdown(reason: string): Promise<void> {
+    this.log.info({ reason }, 'stopping');
+    await this.stopSchedule();
+    await this.watcher.close();
+    this.abort.abort();
+    await this.scheduler.stop();
+    if (this.state) {
+      try {
+        await this.state.flush();
+        await this.state.close();
+      } catch (err) {
+        this.log.error({ err: this.redact(errorText(err)) }, 'could not flush the inventory');
+      }
+      this.state = null;
+    }
+    await this.client.close().catch(() => undefined);
+    await this.server?.close();
+    this.log.info('stopped');
+  }
+
+  private async listen(): Promise<void> {
+    this.server = await startHttpServer(this.config.listen, {
+      healthz: () => ({ ok: true, body: 'ok\n' }),
+      readyz: () => {
+        const ok = this.status.ready && this.stopping === null;
+        return { ok, body: ok ? 'ready\n' : 'not ready: no reconcile has succeeded yet\n' };
+      },
+      metrics: async () => ({ contentType: this.metrics.contentType, body: await this.metrics.text() }),
+      statusPage: () => {
+        const s = this.scheduler.status();
+        return renderStatusPage(this.status, {
+          dir: this.config.dir,
+          mode: this.config.policy.mode,
+          running: s.running,
+          nextRetryAt: s.nextRetryAt,
+        });
+      },
+    });
+    this.log.info({ url: this.server.url }, 'listening');
+  }
+
+  private async startWatching(): Promise<void> {
+    await this.watcher.start();
+    const snap = this.watcher.snapshot;
+    this.log.info(
+      { dir: this.config.dir, target: snap?.target ?? null, revision: snap?.revision ?? null, state_dir: this.config.stateDir },
+      snap ? 'watching' : 'watching: the directory does not exist yet',
+    );
+  }
+
+  private startSchedule(): void {
+    const expression = this.config.resync;
+    if (expression === null) return;
+    const cronLog = {
+      info: (m: string) => this.log.debug({ cron: m }, 'schedule'),
+      warn: (m: string) => this.log.debug({ cron: m }, 'schedule'),
+      error: (m: string | Error) => this.log.warn({ cron: errorText(m) }, 'schedule error'),
+      debug: (m: string | Error) => this.log.debug({ cron: errorText(m) }, 'schedule'),
+    };
+    this.cronTask = schedule(
+      expression,
+      () => {
+        if (!this.scheduler.resync()) this.log.debug('scheduled resync skipped: a retry is already armed');
+      },
+      { name: 'wsync-resync', logger: cronLog },
+    );
+  }
+
+  private async stopSchedule(): Promise<void> {
+    const task = this.cronTask;
+    this.cronTask = null;
+    if (task) await Promise.resolve(task.destroy()).catch(() => undefined);
+  }
+
+  private connect(connection: ConnectionConfig): ApiClient {
+    const client = createApiClient(connection);
+    client.onAttempt = (method, status) => this.metrics.apiRequestsTotal.inc({ method, status: String(status) });
+    return client;
+  }
+
+  private reconnect(): void {
+    this.reloadRequested = false;
+    try {
+      const next = this.config.reloadConnection();
+      const old = this.client;
+      this.connection = next;
+      this.client = this.connect(next);
+      void old.close().catch(() => undefined);
+      this.log.info({ url: next.url }, 'configuration re-read');
+    } catch (err) {
+      this.log.error({ err: this.redact(errorText(err)) }, 'configuration re-read failed; keeping the previous one');
+    }
+  }
+
+  /** Last line of defence: the bearer token and every interpolated secret are scrubbed from text we log. */
+  private redact(text: string): string {
+    let token = '';
+    try {
+      token = this.connection.token();
+    } catch {
+      // No token to scrub then.
+    }
+    return createRedactor([token, ...this.secretValues])(text);
+  }
+
+  private async runOnce(triggers: ReadonlySet<Trigger>): Promise<RunResult> {
+    const trigger = primaryTrigger(triggers);
+    const startedMs = Date.now();
+    const record: ReconcileRecord = {
+      startedAt: new Date(startedMs).toISOString(),
+      trigger,
+      revision: null,
+      result: 'error',
+      durationMs: 0,
+      created: 0,
+      updated: 0,
+      deleted: 0,
+      failed: 0,
+      drift: 0,
+    };
+    let snap: Snapshot | null;
+    try {
+      snap = await resolveSnapshot(this.config.dir);
+    } catch (err) {
+      record.message = this.redact(errorText(err));
+      return this.finish(record, startedMs, undefined);
+    }
+    if (snap === null) {
+      record.result = 'missing';
+      record.message = `${this.config.dir} does not exist yet (or is not a directory): nothing read, nothing written`;
+      return this.finish(record, startedMs, undefined);
+    }
+    record.revision = snap.revision;
+    this.watcher.adopt(snap);
+    // The watcher saw a swap to the target a reconcile already read (say, a scheduled one): once is enough.
+    if ([...triggers].every((t) => t === 'revision') && snap.target === this.lastTarget) {
+      this.log.debug({ revision: snap.revision }, 'revision already reconciled');
+      return 'skipped';
+    }
+    this.lastTarget = snap.target;
+    this.status.revision = snap.revision;
+    if (snap.revision !== null) this.metrics.setRevision(snap.revision);
+
+    if (this.reloadRequested) this.reconnect();
+    let outcome: ReconcileOutcome | undefined;
+    try {
+      const enforce = this.config.policy.mode === 'enforce';
+      if (enforce && this.state === null) {
+        this.state = await openState(this.config.stateDir, {
+          lock: true,
+          warn: (message) => this.log.warn({ state_dir: this.config.stateDir }, message),
+        });
+      }
+      outcome = await reconcile({
+        dir: snap.target,
+        secretsDir: this.config.secretsDir,
+        env: this.config.env,
+        client: this.client,
+        stateDir: this.config.stateDir,
+        state: this.state ?? undefined,
+        policy: this.config.policy,
+        mode: enforce ? 'apply' : 'plan',
+        concurrency: this.config.concurrency,
+        tokenOutputDir: this.config.tokenOutputDir,
+        signal: this.abort.signal,
+        onChange: (event) => this.onChange(event, snap.revision),
+      });
+      this.secretValues = outcome.desired.secretValues;
+      record.result = outcome.status;
+    } catch (err) {
+      record.message = this.redact(errorText(err));
+    }
+    return this.finish(record, startedMs, outcome);
+  }
+
+  private onChange(event: ApplyEvent, revision: string | null): void {
+    const fields = {
+      revision,
+      kind: event.kind,
+      key: event.key,
+      action: event.action,
+      outcome: event.outcome,
+      id: event.id,
+      duration_ms: event.durationMs,
+      message: event.message === undefined ? undefined : this.redact(event.message),
+    };
+    if (event.outcome === 'done') {
+      this.metrics.changesTotal.inc({ kind: event.kind, action: event.action });
+      this.log.info(fields, 'change');
+    } else if (event.outcome === 'failed') {
+      this.metrics.changeFailuresTotal.inc({ kind: event.kind, action: event.action });
+      this.log.error(fields, 'change');
+    } else {
+      this.log.warn(fields, 'change');
+    }
+  }
+
+  private finish(record: ReconcileRecord, startedMs: number, outcome: ReconcileOutcome | undefined): RunResult {
+    const endedMs = Date.now();
+    record.durationMs = endedMs - startedMs;
+    const counts = changeCounts(outcome?.result);
+    record.created = counts.created;
+    record.updated = counts.updated + counts.adopted;
+    record.deleted = counts.deleted;
+    record.failed = counts.failed;
+    const plan = outcome?.plan;
+    if (plan) {
+      record.drift = driftOf(plan).length;
+      this.status.pendingDrift = pendingDrift(plan, outcome.result);
+      this.metrics.setDrift(countByKind(this.status.pendingDrift));
+    }
+    if (outcome && record.message === undefined) record.message = this.failureMessage(outcome);
+    if (outcome) this.logDiagnostics(outcome, record.revision);
+
+    const ok = SUCCESS_RESULTS.has(record.result);
+    this.metrics.reconcileTotal.inc({ result: record.result, trigger: record.trigger });
+    this.metrics.reconcileDuration.observe(record.durationMs / 1000);
+    this.metrics.lastReconcile.set(endedMs / 1000);
+    if (ok) {
+      this.status.ready = true;
+      this.status.lastSuccessAt = new Date(endedMs).toISOString();
+      this.metrics.ready.set(1);
+      this.metrics.lastSuccess.set(endedMs / 1000);
+    }
+    this.metrics.consecutiveFailures.set(ok ? 0 : this.scheduler.status().failures + 1);
+    this.status.record(record);
+
+    const summary = {
+      revision: record.revision,
+      trigger: record.trigger,
+      result: record.result,
+      duration_ms: record.durationMs,
+      created: record.created,
+      updated: record.updated,
+      deleted: record.deleted,
+      replaced: counts.replaced,
+      failed: record.failed,
+      skipped: counts.skipped,
+      drift: record.drift,
+      pending_drift: plan ? this.status.pendingDrift.length : undefined,
+      writes: counts.writes,
+      live_requests: outcome?.liveRequests,
+      error: record.message,
+    };
+    if (ok) this.log.info(summary, 'reconcile');
+    else if (record.result === 'missing') this.log.warn(summary, 'reconcile');
+    else this.log.error(summary, 'reconcile');
+    return ok ? 'success' : 'failure';
+  }
+
+  private failureMessage(outcome: ReconcileOutcome): string | undefined {
+    const firstError = sortDiagnostics(outcome.diagnostics).find((d) => d.severity === 'error');
+    if (firstError) return this.redact(formatDiagnostic(firstError));
+    const refusal = outcome.plan?.refusals[0];
+    if (refusal !== undefined) return this.redact(refusal);
+    const failed = outcome.result?.events.find((e) => e.outcome === 'failed');
+    if (failed) return this.redact(`${failed.kind}/${failed.key}: ${failed.message ?? 'failed'}`);
+    return undefined;
+  }
+
+  private logDiagnostics(outcome: ReconcileOutcome, revision: string | null): void {
+    const errors = sortDiagnostics(outcome.diagnostics).filter((d) => d.severity === 'error');
+    for (const d of errors.slice(0, MAX_LOGGED_DIAGNOSTICS)) {
+      this.log.error(
+        { revision, code: d.code, file: d.file, line: d.line, column: d.column, field: d.field },
+        this.redact(formatDiagnostic(d)),
+      );
+    }
+    if (errors.length > MAX_LOGGED_DIAGNOSTICS) {
+      this.log.error({ revision }, `... and ${errors.length - MAX_LOGGED_DIAGNOSTICS} more errors`);
+    }
+    for (const refusal of outcome.plan?.refusals ?? []) this.log.error({ revision }, this.redact(refusal));
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export type { ReconcileResult };

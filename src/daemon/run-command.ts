@@ -1,0 +1,192 @@
+import { validate as validateCron } from 'node-cron';
+import { resolve } from 'node:path';
+import { ConfigError, resolveConnection, type ConnectionFlags } from '../api/connection.js';
+import type { ConnectionConfig } from '../api/types.js';
+import { PolicyFlagError, policyFromFlags, type PolicyFlags } from '../cli/policy-options.js';
+import { Daemon } from './daemon.js';
+import { parseListen, type ListenAddress } from './http.js';
+import { createLogger, isLogLevel, type Logger } from './logger.js';
+import { defaultStateDir } from './snapshot.js';
+
+export interface RunFlags extends PolicyFlags {
+  stateDir?: string;
+  secretsDir?: string;
+  tokenOutputDir?: string;
+  listen?: string;
+  resync?: string;
+  debounce?: string;
+  mode?: string;
+  concurrency?: string;
+  logLevel?: string;
+  logFormat?: string;
+  url?: string;
+  token?: string;
+  tokenFile?: string;
+  orgId?: string;
+  insecure?: boolean;
+  timeout?: string | number;
+}
+
+export const DEFAULT_LISTEN = '127.0.0.1:9464';
+export const DEFAULT_RESYNC = '*/5 * * * *';
+export const DEFAULT_DEBOUNCE_MS = 200;
+/** SIGTERM must end the process within 10 s; leave a margin for the last log lines. */
+export const SHUTDOWN_DEADLINE_MS = 9_000;
+
+class UsageError extends Error {}
+
+interface Settings {
+  dir: string;
+  stateDir: string;
+  secretsDir?: string;
+  tokenOutputDir?: string;
+  listen: ListenAddress;
+  resync: string | null;
+  debounceMs: number;
+  concurrency?: number;
+  logLevel: string;
+  pretty?: boolean;
+  connectionFlags: ConnectionFlags;
+}
+
+function positiveInt(text: string, flag: string, min: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`${flag}: "${text}" is not a whole number >= ${min}`);
+  return n;
+}
+
+async function settingsFrom(dirArg: string, flags: RunFlags, env: Record<string, string | undefined>): Promise<Settings> {
+  const dir = resolve(dirArg);
+  const listenText = flags.listen ?? env.WSYNC_LISTEN ?? DEFAULT_LISTEN;
+  let listen: ListenAddress;
+  try {
+    listen = parseListen(listenText);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const resyncText = (flags.resync ?? env.WSYNC_RESYNC ?? DEFAULT_RESYNC).trim();
+  const resync = ['off', 'never', 'none', ''].includes(resyncText) ? null : resyncText;
+  if (resync !== null && !validateCron(resync)) {
+    throw new UsageError(`--resync: "${resyncText}" is not a cron expression (five fields, or six with seconds first), nor "off"`);
+  }
+  const logLevel = flags.logLevel ?? env.WSYNC_LOG_LEVEL ?? 'info';
+  if (!isLogLevel(logLevel)) throw new UsageError(`--log-level: "${logLevel}" is not one of trace, debug, info, warn, error, fatal, silent`);
+  const format = flags.logFormat ?? 'auto';
+  if (!['auto', 'json', 'pretty'].includes(format)) throw new UsageError(`--log-format: "${format}" is not one of auto, json, pretty`);
+  const stateDirFlag = flags.stateDir ?? env.WSYNC_STATE_DIR;
+  const secretsDir = flags.secretsDir ?? env.WSYNC_SECRETS_DIR;
+  const settings: Settings = {
+    dir,
+    stateDir: stateDirFlag ? resolve(stateDirFlag) : await defaultStateDir(dir),
+    listen,
+    resync,
+    debounceMs: flags.debounce === undefined ? DEFAULT_DEBOUNCE_MS : positiveInt(flags.debounce, '--debounce', 0),
+    logLevel,
+    connectionFlags: {
+      url: flags.url,
+      token: flags.token,
+      tokenFile: flags.tokenFile,
+      orgId: flags.orgId,
+      insecure: flags.insecure,
+      timeout: flags.timeout === undefined ? undefined : Number(flags.timeout),
+    },
+  };
+  if (secretsDir) settings.secretsDir = resolve(secretsDir);
+  if (flags.tokenOutputDir) settings.tokenOutputDir = resolve(flags.tokenOutputDir);
+  if (flags.concurrency !== undefined) settings.concurrency = positiveInt(flags.concurrency, '--concurrency', 1);
+  if (format !== 'auto') settings.pretty = format === 'pretty';
+  return settings;
+}
+
+function modeOf(flags: RunFlags): 'enforce' | 'observe' {
+  const mode = flags.mode ?? 'enforce';
+  if (mode !== 'enforce' && mode !== 'observe') throw new UsageError(`--mode: "${mode}" is not enforce or observe`);
+  return mode;
+}
+
+/** Waits for SIGTERM/SIGINT (stop) and handles SIGHUP (reload) until the daemon has stopped. */
+function untilStopped(daemon: Daemon, log: Logger): Promise<number> {
+  return new Promise<number>((done) => {
+    let signalled = false;
+    const onStop = (signal: NodeJS.Signals): void => {
+      if (signalled) {
+        log.warn({ signal }, 'second signal: exiting now');
+        done(1);
+        return;
+      }
+      signalled = true;
+      const deadline = setTimeout(() => {
+        log.error(
+          { deadline_ms: SHUTDOWN_DEADLINE_MS },
+          'shutdown deadline passed with a request still in flight; the next start lists live state again and adopts what it created',
+        );
+        done(1);
+      }, SHUTDOWN_DEADLINE_MS);
+      deadline.unref();
+      daemon.stop(signal).then(
+        () => {
+          clearTimeout(deadline);
+          done(0);
+        },
+        (err: unknown) => {
+          clearTimeout(deadline);
+          log.error({ err: err instanceof Error ? err.message : String(err) }, 'shutdown failed');
+          done(1);
+        },
+      );
+    };
+    const onHup = (): void => daemon.reload();
+    process.on('SIGTERM', onStop);
+    process.on('SIGINT', onStop);
+    process.on('SIGHUP', onHup);
+  });
+}
+
+/** `wsync run DIR`: returns the exit code once stopped by a signal. */
+export async function runDaemon(dirArg: string, raw: Record<string, unknown>): Promise<number> {
+  const flags = raw as RunFlags;
+  const env = process.env;
+  let settings: Settings;
+  let connection: ConnectionConfig;
+  let policy;
+  try {
+    settings = await settingsFrom(dirArg, flags, env);
+    policy = policyFromFlags(flags, modeOf(flags));
+    connection = resolveConnection(settings.connectionFlags, env);
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConfigError || err instanceof PolicyFlagError) {
+      process.stderr.write(`run: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+
+  const log = createLogger({ level: settings.logLevel as Parameters<typeof createLogger>[0]['level'], pretty: settings.pretty });
+  // A rejected promise somewhere in a library must not end the loop; it is logged instead.
+  process.on('unhandledRejection', (reason) => {
+    log.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unhandled rejection');
+  });
+  let daemon: Daemon;
+  try {
+    daemon = await Daemon.start({
+      dir: settings.dir,
+      stateDir: settings.stateDir,
+      secretsDir: settings.secretsDir,
+      tokenOutputDir: settings.tokenOutputDir,
+      listen: settings.listen,
+      resync: settings.resync,
+      debounceMs: settings.debounceMs,
+      policy,
+      concurrency: settings.concurrency,
+      env,
+      connection,
+      // Flags are fixed for the life of the process; the environment and the token file are read again.
+      reloadConnection: () => resolveConnection(settings.connectionFlags, process.env),
+      logger: log,
+    });
+  } catch (err) {
+    log.fatal({ err: err instanceof Error ? err.message : String(err) }, 'could not start');
+    return 1;
+  }
+  return untilStopped(daemon, log);
+}

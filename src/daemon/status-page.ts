@@ -1,0 +1,93 @@
+import type { DaemonStatus, ReconcileRecord } from './status.js';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+}
+
+export interface StatusPageInfo {
+  dir: string;
+  mode: 'enforce' | 'observe';
+  /** The scheduler's view: a reconcile running, one queued, the next retry. */
+  running: boolean;
+  nextRetryAt: number | null;
+}
+
+const MAX_DRIFT_ROWS = 200;
+
+function cell(text: string | number | null | undefined): string {
+  return `<td>${escapeHtml(text === null || text === undefined ? '–' : String(text))}</td>`;
+}
+
+function historyRow(r: ReconcileRecord): string {
+  const cls = r.result === 'applied' || r.result === 'planned' ? 'ok' : 'bad';
+  return (
+    `<tr class="${cls}">` +
+    cell(r.startedAt) +
+    cell(r.trigger) +
+    cell(r.revision) +
+    cell(r.result) +
+    cell(r.durationMs) +
+    cell(r.created) +
+    cell(r.updated) +
+    cell(r.deleted) +
+    cell(r.failed) +
+    cell(r.drift) +
+    cell(r.message ?? '') +
+    '</tr>'
+  );
+}
+
+/** The `/` page: plain HTML, no scripts, refreshes itself every 10 seconds. */
+export function renderStatusPage(status: DaemonStatus, info: StatusPageInfo): string {
+  const last = status.last;
+  const drift = status.pendingDrift;
+  const driftRows = drift
+    .slice(0, MAX_DRIFT_ROWS)
+    .map((d) => `<tr>${cell(d.kind)}${cell(d.key)}${cell(d.action)}${cell(d.reason ?? '')}</tr>`)
+    .join('\n');
+  const more = drift.length > MAX_DRIFT_ROWS ? `<p>… and ${drift.length - MAX_DRIFT_ROWS} more.</p>` : '';
+  const retry = info.nextRetryAt !== null ? new Date(info.nextRetryAt).toISOString() : null;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="refresh" content="10">
+<title>wsync</title>
+<style>
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #222; }
+table { border-collapse: collapse; margin: .5rem 0 1.5rem; }
+th, td { border: 1px solid #ccc; padding: .2rem .5rem; text-align: left; vertical-align: top; }
+th { background: #f3f3f3; }
+tr.bad td { background: #fde8e8; }
+dt { font-weight: 600; float: left; clear: left; width: 11rem; }
+dd { margin: 0 0 .2rem 11rem; }
+code { font-family: ui-monospace, monospace; }
+</style>
+</head>
+<body>
+<h1>wsync</h1>
+<dl>
+<dt>Directory</dt><dd><code>${escapeHtml(info.dir)}</code></dd>
+<dt>Revision</dt><dd id="revision"><code>${escapeHtml(status.revision ?? '–')}</code></dd>
+<dt>Mode</dt><dd>${escapeHtml(info.mode)}</dd>
+<dt>Ready</dt><dd id="ready">${status.ready ? 'yes' : 'no'}</dd>
+<dt>Last result</dt><dd id="last-result">${escapeHtml(last ? `${last.result} (${last.trigger}, ${last.startedAt})` : 'none yet')}</dd>
+<dt>Last success</dt><dd>${escapeHtml(status.lastSuccessAt ?? 'none yet')}</dd>
+<dt>Reconciling now</dt><dd>${info.running ? 'yes' : 'no'}</dd>
+<dt>Next retry</dt><dd>${escapeHtml(retry ?? '–')}</dd>
+<dt>Started</dt><dd>${escapeHtml(status.startedAt)}</dd>
+</dl>
+<h2>Pending drift (<span id="drift-count">${drift.length}</span>)</h2>
+${drift.length === 0 ? '<p>None: the workspace matches the files.</p>' : `<table>\n<tr><th>kind</th><th>key</th><th>action</th><th>reason</th></tr>\n${driftRows}\n</table>${more}`}
+<h2>Last ${status.history.length} reconciles</h2>
+<table id="history">
+<tr><th>started</th><th>trigger</th><th>revision</th><th>result</th><th>ms</th><th>created</th><th>updated</th><th>deleted</th><th>failed</th><th>drift</th><th>message</th></tr>
+${status.history.map(historyRow).join('\n')}
+</table>
+<p><a href="/metrics">metrics</a> · <a href="/healthz">healthz</a> · <a href="/readyz">readyz</a></p>
+</body>
+</html>
+`;
+}

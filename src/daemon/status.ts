@@ -1,0 +1,63 @@
+import type { Action, KindName } from '../core/types.js';
+import type { Trigger } from './scheduler.js';
+
+/** How a reconcile ended: the reconcile statuses plus the daemon's own two. */
+export type ReconcileResult =
+  | 'applied'
+  | 'planned'
+  | 'failed'
+  | 'invalid'
+  | 'unappliable'
+  | 'refused'
+  /** DIR (or the link's target) does not exist yet: nothing read, nothing written. */
+  | 'missing'
+  /** An exception: the API unreachable, the state locked, a bug. */
+  | 'error';
+
+export const SUCCESS_RESULTS: ReadonlySet<ReconcileResult> = new Set(['applied', 'planned']);
+
+export interface ReconcileRecord {
+  /** ISO time the reconcile started. */
+  startedAt: string;
+  trigger: Trigger;
+  revision: string | null;
+  result: ReconcileResult;
+  durationMs: number;
+  created: number;
+  updated: number;
+  deleted: number;
+  failed: number;
+  /** Changes the plan found (objects whose live state differed from the files). */
+  drift: number;
+  /** First error, redacted; for failed reconciles. */
+  message?: string;
+}
+
+export interface DriftItem {
+  kind: KindName;
+  key: string;
+  action: Action;
+  reason?: string;
+}
+
+export const HISTORY_SIZE = 20;
+
+/** What the status page and /readyz show; mutated by the daemon after each reconcile. */
+export class DaemonStatus {
+  readonly startedAt = new Date().toISOString();
+  ready = false;
+  revision: string | null = null;
+  lastSuccessAt: string | null = null;
+  /** Drift left after the last reconcile that made a plan. */
+  pendingDrift: DriftItem[] = [];
+  history: ReconcileRecord[] = [];
+
+  record(entry: ReconcileRecord): void {
+    this.history.unshift(entry);
+    if (this.history.length > HISTORY_SIZE) this.history.length = HISTORY_SIZE;
+  }
+
+  get last(): ReconcileRecord | undefined {
+    return this.history[0];
+  }
+}

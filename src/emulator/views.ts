@@ -1,0 +1,73 @@
+// The wire view of stored objects where it differs from what is stored.
+import { BUILT_IN_ROLES } from './constants.js';
+import { isJsonObject, stringField, type JsonObject } from './json.js';
+import type { Collection, Stored } from './store.js';
+
+/** PagerDuty routingKey and token come back blank from every read, as the real service does. */
+export function notifierView(notifier: Stored): JsonObject {
+  const properties = notifier.properties;
+  if (!isJsonObject(properties) || !isJsonObject(properties.pagerduty)) return notifier;
+  const pagerduty: JsonObject = { ...properties.pagerduty };
+  if ('routingKey' in pagerduty) pagerduty.routingKey = '';
+  if ('token' in pagerduty) pagerduty.token = '';
+  return { ...notifier, properties: { ...properties, pagerduty } };
+}
+
+/** The token secret is returned only by create and regenerate. */
+export function tokenView(token: Stored): JsonObject {
+  const { token: _secret, ...rest } = token;
+  return rest;
+}
+
+/** A user's stored `role` is a built-in role name or a Role id; the wire has `{id, name}`. */
+export function userView(user: Stored, roles: Collection<Stored>): JsonObject {
+  const roleId = stringField(user, 'role') ?? 'member';
+  const isBuiltIn = (BUILT_IN_ROLES as readonly string[]).includes(roleId);
+  const roleName = isBuiltIn ? roleId : (stringField(roles.get(roleId) ?? {}, 'name') ?? roleId);
+  return { id: user.id, name: user.name ?? '', email: user.email ?? '', role: { id: roleId, name: roleName } };
+}
+
+/** An Org as the service answers it; the emulator stores only id, name, primaryEmail and meta*. */
+export function orgView(org: Stored, rateLimitPerSecond: number): JsonObject {
+  const created = stringField(org, 'metaCreated') ?? new Date(0).toISOString();
+  const billingEnd = new Date(Date.parse(created) + 30 * 24 * 3600 * 1000).toISOString();
+  return {
+    id: org.id,
+    name: org.name ?? '',
+    plan: 'personal',
+    planCreated: created,
+    lastUsageSync: created,
+    paymentStatus: 'na',
+    primaryEmail: org.primaryEmail ?? '',
+    role: 'admin',
+    metaCreated: created,
+    metaModified: org.metaModified ?? created,
+    metaVersion: org.metaVersion ?? '1',
+    license: {
+      id: `lic_${org.id}`,
+      tier: 'personal',
+      issuer: 'wsync-emulator',
+      issuedTo: org.id,
+      issuedAt: created,
+      validFrom: created,
+      expiresAt: null,
+      billingPeriodStart: created,
+      billingPeriodEnd: billingEnd,
+      monthlyIngestGb: 500,
+      monthlyQueryGbHours: 10,
+      apiRateLimitPerSecond: rateLimitPerSecond,
+      maxUsers: 1000,
+      maxDatasets: 1000,
+      maxMonitors: 100000,
+      maxFields: 1024,
+      maxEndpoints: 100,
+      maxQueryWindowSeconds: 2592000,
+      maxAuditWindowSeconds: 604800,
+      storageAllowanceGB: 100,
+      withAuths: [],
+      features: {},
+      defaultEdgeDeployment: 'local',
+      edgeDeployments: ['local'],
+    },
+  };
+}

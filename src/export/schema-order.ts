@@ -1,0 +1,132 @@
+import type { JsonObject, JsonValue } from '../core/types.js';
+
+/** Parsed JSON Schemas by file name under schemas/ (`monitor.json`, `envelope.json`, ...). */
+export type SchemaSet = Readonly<Record<string, JsonObject>>;
+
+/** A schema node and the file it lives in (for resolving `#/...` references inside it). */
+interface SchemaNode {
+  node: JsonObject;
+  file: string;
+}
+
+function asObject(value: JsonValue | undefined): JsonObject | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+}
+
+function followPointer(root: JsonObject, pointer: string): JsonObject | undefined {
+  let node: JsonValue | undefined = root;
+  for (const raw of pointer.split('/').slice(1)) {
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const object = asObject(node);
+    if (!object) return undefined;
+    node = object[segment];
+  }
+  return asObject(node);
+}
+
+/** The node with `$ref` followed and `allOf` flattened: every schema that constrains the same value. */
+function expand(schemas: SchemaSet, start: SchemaNode, depth = 0): SchemaNode[] {
+  if (depth > 32) return [];
+  const out: SchemaNode[] = [];
+  const ref = start.node.$ref;
+  if (typeof ref === 'string') {
+    const [filePart = '', pointer = ''] = ref.split('#');
+    const file = filePart === '' ? start.file : filePart;
+    const root = schemas[file];
+    const target = root ? followPointer(root, pointer) : undefined;
+    if (target) out.push(...expand(schemas, { node: target, file }, depth + 1));
+  }
+  out.push(start);
+  const allOf = start.node.allOf;
+  if (Array.isArray(allOf)) {
+    for (const member of allOf) {
+      const node = asObject(member);
+      if (node) out.push(...expand(schemas, { node, file: start.file }, depth + 1));
+    }
+  }
+  return out;
+}
+
+/** Schemas of a value; empty when the value is not described (then keys are simply sorted). */
+export type SchemaContext = readonly SchemaNode[];
+
+export function documentSchema(schemas: SchemaSet, file: string): SchemaContext {
+  const root = schemas[file];
+  return root ? expand(schemas, { node: root, file }) : [];
+}
+
+export function childSchema(schemas: SchemaSet, context: SchemaContext, key: string): SchemaContext {
+  const out: SchemaNode[] = [];
+  for (const { node, file } of context) {
+    const properties = asObject(node.properties);
+    const property = properties && Object.prototype.hasOwnProperty.call(properties, key) ? asObject(properties[key]) : undefined;
+    const additional = asObject(node.additionalProperties);
+    const child = property ?? additional;
+    if (child) out.push(...expand(schemas, { node: child, file }));
+  }
+  return out;
+}
+
+export function itemSchema(schemas: SchemaSet, context: SchemaContext): SchemaContext {
+  const out: SchemaNode[] = [];
+  for (const { node, file } of context) {
+    const items = asObject(node.items);
+    if (items) out.push(...expand(schemas, { node: items, file }));
+  }
+  return out;
+}
+
+export function schemaAt(schemas: SchemaSet, file: string, segments: readonly string[]): SchemaContext {
+  let context = documentSchema(schemas, file);
+  for (const segment of segments) context = childSchema(schemas, context, segment);
+  return context;
+}
+
+export function requiredKeys(context: SchemaContext): Set<string> {
+  const out = new Set<string>();
+  for (const { node } of context) {
+    if (Array.isArray(node.required)) for (const key of node.required) if (typeof key === 'string') out.add(key);
+  }
+  return out;
+}
+
+function declaredOrder(context: SchemaContext): string[] {
+  const out: string[] = [];
+  for (const { node } of context) {
+    for (const key of Object.keys(asObject(node.properties) ?? {})) if (!out.includes(key)) out.push(key);
+  }
+  return out;
+}
+
+/** Code-point order: the same on every machine, whatever its locale. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * A copy of `value` whose object keys follow the schema: declared properties in the order the
+ * schema lists them, then any other keys sorted. Arrays keep their order.
+ */
+export function orderBySchema(schemas: SchemaSet, context: SchemaContext, value: JsonValue): JsonValue {
+  if (Array.isArray(value)) {
+    const items = itemSchema(schemas, context);
+    return value.map((item) => orderBySchema(schemas, items, item));
+  }
+  const object = asObject(value);
+  if (!object) return value;
+  const declared = declaredOrder(context).filter((key) => key in object);
+  const rest = Object.keys(object)
+    .filter((key) => !declared.includes(key))
+    .sort(compareText);
+  const out: JsonObject = {};
+  for (const key of [...declared, ...rest]) {
+    // defineProperty: a key named `__proto__` must stay a field.
+    Object.defineProperty(out, key, {
+      value: orderBySchema(schemas, childSchema(schemas, context, key), object[key] as JsonValue),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}

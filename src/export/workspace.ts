@@ -1,0 +1,403 @@
+import { stringify } from 'yaml';
+import { KIND_NAMES, type JsonObject, type JsonValue, type KindName, type LiveObject, type LiveState } from '../core/types.js';
+import { kindModule } from '../kinds/index.js';
+import { findPaths, getAt, setAt } from '../kinds/paths.js';
+import type { KindModule, ResolveId } from '../kinds/types.js';
+import { fileBaseNames } from './naming.js';
+import {
+  childSchema,
+  compareText,
+  documentSchema,
+  orderBySchema,
+  requiredKeys,
+  schemaAt,
+  type SchemaContext,
+  type SchemaSet,
+} from './schema-order.js';
+import { secretSlots, variableNames, type SecretSlot } from './secrets.js';
+import { deepEqual, deleteAt, isEmptyValue, isPlainObject, putKey, sortedIfStrings } from './values.js';
+
+// The pure core of `wsync export`: live objects in, resource files out. No I/O, no clock.
+
+export interface ExportOptions {
+  /** Kinds to write files for. Objects of other kinds in `live` are read only to turn ids into names. */
+  kinds: readonly KindName[];
+  /** The JSON Schemas, by file name: they give the key order and which fields are required. */
+  schemas: SchemaSet;
+  /**
+   * Where `# yaml-language-server: $schema=` points: a URL (`https://host/schemas`) or a path to the
+   * schemas folder relative to the export root, with `/` separators (`../node_modules/wsync/schemas`).
+   */
+  schemaBase: string;
+}
+
+export interface ExportedFile {
+  /** Relative to the export root, `/` separated: `<plural>/<file>.yaml`. */
+  path: string;
+  content: string;
+}
+
+export interface ExportedObject {
+  kind: KindName;
+  /** The natural key the file declares. */
+  key: string;
+  id: string;
+  path: string;
+  /** One of several live objects with one key, written under a changed name: not adoptable as is. */
+  renamed: boolean;
+}
+
+export interface ExportResult {
+  files: ExportedFile[];
+  /** Environment variables the files read (`${env:NAME}`), sorted. Names only. */
+  variables: string[];
+  /** Messages for the user; they never hold a secret value. */
+  warnings: string[];
+  objects: ExportedObject[];
+  /** Secret values the live state held (non-blank), so the caller can scrub anything it prints. */
+  secretValues: string[];
+}
+
+const API_VERSION = 'wsync/v1';
+const MAX_NAME = 256;
+
+interface Draft {
+  module: KindModule;
+  id: string;
+  name: string;
+  key: string;
+  spec: JsonObject;
+  renamed: boolean;
+  slots: SecretSlot[];
+}
+
+function byId(a: LiveObject, b: LiveObject): number {
+  return compareText(a.id, b.id);
+}
+
+function liveOf(live: LiveState, kind: KindName): LiveObject[] {
+  return [...(live.objects[kind] ?? [])].sort(byId);
+}
+
+/** Kinds other objects point at by id (Notifier, Role, User). Their keys depend on their names only. */
+function referenceTargets(): Set<KindName> {
+  const out = new Set<KindName>();
+  for (const kind of KIND_NAMES) for (const ref of kindModule(kind).references) out.add(ref.target);
+  return out;
+}
+
+/** The name a second (third, ...) object with an already-taken key is written under. */
+function duplicateName(kind: KindName, name: string, id: string): string {
+  if (kind === 'User') {
+    // metadata.name must stay an email address: plus-address the local part.
+    const at = name.lastIndexOf('@');
+    const tag = id.replace(/[^A-Za-z0-9._-]/g, '-');
+    if (at > 0) return `${name.slice(0, at)}+duplicate-${tag}${name.slice(at)}`.toLowerCase();
+  }
+  return `${name} (duplicate ${id})`;
+}
+
+interface Named {
+  id: string;
+  name: string;
+  key: string;
+}
+
+/**
+ * Objects sharing a key: the first by id keeps its name, the others get a changed name and a
+ * warning. Returns id -> final name for the renamed ones.
+ */
+function dedupe(module: KindModule, items: readonly Named[], spec: (id: string) => JsonObject, warnings: string[]): Map<string, string> {
+  const groups = new Map<string, Named[]>();
+  for (const item of items) groups.set(item.key, [...(groups.get(item.key) ?? []), item]);
+  const renamed = new Map<string, string>();
+  const taken = new Set(items.map((item) => item.key));
+  for (const [key, group] of [...groups].sort(([a], [b]) => compareText(a, b))) {
+    if (group.length < 2) continue;
+    const [first, ...rest] = [...group].sort((a, b) => compareText(a.id, b.id)) as [Named, ...Named[]];
+    const names: string[] = [];
+    for (const other of rest) {
+      let name = duplicateName(module.kind, other.name, other.id);
+      while (taken.has(module.keyOf(name, spec(other.id)))) name = `${name}'`;
+      taken.add(module.keyOf(name, spec(other.id)));
+      renamed.set(other.id, name);
+      names.push(`id ${other.id} as "${name}"`);
+    }
+    warnings.push(
+      `${module.kind} "${key}": ${group.length} live objects share this key; id ${first.id} is exported as is, ` +
+        `${names.join(', ')}. Rename or delete the duplicates in the workspace by hand, then export again ` +
+        `(until then, plan treats the key as ambiguous and the renamed files as new objects).`,
+    );
+  }
+  return renamed;
+}
+
+function checkName(module: KindModule, id: string, name: string, warnings: string[]): boolean {
+  // The schema's metadata.name: 1..256 characters, no control characters.
+  const control = [...name].some((char) => char.charCodeAt(0) < 0x20);
+  if (name.length >= 1 && name.length <= MAX_NAME && !control) return true;
+  warnings.push(
+    `${module.kind} id ${id}: skipped, its name cannot be a metadata.name (1 to ${MAX_NAME} characters, ` +
+      'no control characters); manage it in the workspace by hand',
+  );
+  return false;
+}
+
+/**
+ * References whose ids name nothing listed: a file naming an id would not validate. Set
+ * references lose the unknown member; a single reference that cannot be named skips the object.
+ */
+function checkReferences(
+  module: KindModule,
+  draft: { id: string; name: string; spec: JsonObject },
+  known: (target: KindName) => Set<string> | undefined,
+  warnings: string[],
+): JsonObject | undefined {
+  let spec = draft.spec;
+  for (const ref of module.references) {
+    const names = known(ref.target);
+    if (!names) continue;
+    const segments = ref.field.split('.');
+    const value = getAt(spec, segments);
+    const ok = (name: string): boolean => names.has(name) || (ref.builtins ?? []).includes(name);
+    if (ref.many && Array.isArray(value)) {
+      const kept = value.filter((v): v is string => typeof v === 'string' && ok(v));
+      if (kept.length !== value.length) {
+        warnings.push(
+          `${module.kind} "${draft.name}": ${value.length - kept.length} of its ${ref.field} point at ` +
+            `${ref.target} objects that are not listed; they are left out of the file`,
+        );
+        spec = setAt(spec, segments, kept);
+      }
+    } else if (typeof value === 'string' && !ok(value)) {
+      warnings.push(
+        `${module.kind} "${draft.name}" (id ${draft.id}): skipped, its ${ref.field} points at a ${ref.target} ` +
+          'that is not listed, so a file could not name it',
+      );
+      return undefined;
+    }
+  }
+  return spec;
+}
+
+/** Per-kind rules for what a file should say that fromWire alone does not settle. */
+function adjust(module: KindModule, draft: { id: string; name: string; spec: JsonObject }, warnings: string[]): JsonObject | undefined {
+  const spec = { ...draft.spec };
+  switch (module.kind) {
+    case 'DatasetField': {
+      // Fields come from ingest; only settings someone changed are worth a file. The type is computed.
+      delete spec.type;
+      const customised = ['description', 'unit', 'hidden'].some(
+        (field) => spec[field] !== undefined && !deepEqual(spec[field], module.defaults[field]),
+      );
+      return customised ? spec : undefined;
+    }
+    case 'User':
+      if (typeof spec.name !== 'string' || spec.name === '') {
+        warnings.push(`User "${draft.name}": the workspace has no name for this user; the file uses the email address`);
+        spec.name = draft.name;
+      }
+      return spec;
+    case 'Notifier':
+      if (!isPlainObject(spec.properties) || Object.keys(spec.properties).length !== 1) {
+        warnings.push(
+          `Notifier "${draft.name}" (id ${draft.id}): skipped, a resource file needs exactly one channel under properties`,
+        );
+        return undefined;
+      }
+      return spec;
+    default:
+      return spec;
+  }
+}
+
+/**
+ * Leaves out empty values (null, '', [], {}), bottom up, as the planner reads them ("absent" and
+ * "empty" mean the same), except where the schema requires the field.
+ */
+function withoutEmpty(schemas: SchemaSet, context: SchemaContext, value: JsonObject): JsonObject {
+  const required = requiredKeys(context);
+  const out: JsonObject = {};
+  for (const [key, member] of Object.entries(value)) {
+    const kept = isPlainObject(member) ? withoutEmpty(schemas, childSchema(schemas, context, key), member) : member;
+    if (!isEmptyValue(kept) || required.has(key)) putKey(out, key, kept);
+  }
+  return out;
+}
+
+/** Leaves out what the server fills in anyway: its defaults, and empty values. */
+function withoutDefaults(module: KindModule, spec: JsonObject, schemas: SchemaSet): JsonObject {
+  const context = schemaAt(schemas, module.schemaFile, ['spec']);
+  const required = requiredKeys(context);
+  let out = withoutEmpty(schemas, context, spec);
+  for (const [path, value] of Object.entries(module.defaults)) {
+    const segments = path.split('.');
+    if (segments.length === 1 && required.has(path)) continue;
+    if (deepEqual(getAt(out, segments), value)) out = deleteAt(out, segments);
+  }
+  return out;
+}
+
+/** `${` read from the workspace is literal text; `$${` is how a file says so. */
+export function escapeInterpolation(value: JsonValue): JsonValue {
+  if (typeof value === 'string') return value.split('${').join('$${');
+  if (Array.isArray(value)) return value.map(escapeInterpolation);
+  if (!isPlainObject(value)) return value;
+  const out: JsonObject = {};
+  for (const [key, member] of Object.entries(value)) putKey(out, key, escapeInterpolation(member));
+  return out;
+}
+
+function sortSets(module: KindModule, spec: JsonObject): JsonObject {
+  let out = spec;
+  for (const match of findPaths(spec, module.setFields)) out = setAt(out, match.segments, sortedIfStrings(match.value));
+  return out;
+}
+
+function schemaRef(base: string, file: string): string {
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(base) && !/^[A-Za-z]:[\\/]/.test(base)) {
+    return `${base.replace(/\/+$/, '')}/${file}`;
+  }
+  // Files sit one folder below the export root.
+  const relative = base.replace(/\\/g, '/').replace(/\/+$/, '');
+  if (relative.startsWith('/')) return `${relative}/${file}`;
+  return `../${relative === '' ? '.' : relative}/${file}`.replace(/\/\.\//g, '/');
+}
+
+function render(module: KindModule, name: string, spec: JsonObject, options: ExportOptions): string {
+  const document: JsonObject = { apiVersion: API_VERSION, kind: module.kind, metadata: { name: escapeInterpolation(name) } };
+  const specRequired = requiredKeys(documentSchema(options.schemas, module.schemaFile)).has('spec');
+  if (Object.keys(spec).length > 0 || specRequired) document.spec = spec;
+  const ordered = orderBySchema(options.schemas, documentSchema(options.schemas, module.schemaFile), document);
+  // Quoted by YAML 1.1 rules (`"yes"`, `"2026-01-01T00:00:00Z"`): the same text under 1.2, which
+  // wsync reads, and no surprise for a 1.1 reader elsewhere in a pipeline.
+  const body = stringify(ordered, { version: '1.1', lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false, indent: 2 });
+  return `# yaml-language-server: $schema=${schemaRef(options.schemaBase, module.schemaFile)}\n${body}`;
+}
+
+export function exportWorkspace(live: LiveState, options: ExportOptions): ExportResult {
+  const warnings: string[] = [];
+  const selected = KIND_NAMES.filter((kind) => options.kinds.includes(kind));
+  const targets = referenceTargets();
+  const none: ResolveId = () => undefined;
+
+  // Pass 1: names of every object, and final names for the kinds others point at, so that a
+  // reference to a renamed duplicate names the file that declares it.
+  const finalNames = new Map<KindName, Map<string, string>>();
+  const firstSpecs = new Map<string, JsonObject>();
+  for (const kind of KIND_NAMES) {
+    const module = kindModule(kind);
+    const items: Named[] = [];
+    for (const object of liveOf(live, kind)) {
+      const { name, spec } = module.fromWire(object.raw, none);
+      firstSpecs.set(`${kind}\u0000${object.id}`, spec);
+      items.push({ id: object.id, name, key: module.keyOf(name, module.normalize?.(spec) ?? spec) });
+    }
+    const renamed = targets.has(kind)
+      ? dedupe(module, items, (id) => firstSpecs.get(`${kind}\u0000${id}`) ?? {}, selected.includes(kind) ? warnings : [])
+      : new Map<string, string>();
+    finalNames.set(kind, new Map(items.map((item) => [item.id, renamed.get(item.id) ?? item.name])));
+  }
+  const resolveId: ResolveId = (target, id) => finalNames.get(target)?.get(id);
+  const knownNames = new Map<KindName, Set<string>>();
+  const known = (target: KindName): Set<string> | undefined => {
+    if (!live.listedKinds.includes(target)) return undefined;
+    let names = knownNames.get(target);
+    if (!names) knownNames.set(target, (names = new Set(finalNames.get(target)?.values())));
+    return names;
+  };
+
+  // Pass 2: specs with names for ids, per-kind rules, then duplicates of the other kinds.
+  const drafts: Draft[] = [];
+  for (const kind of selected) {
+    const module = kindModule(kind);
+    const kindDrafts: Draft[] = [];
+    for (const object of liveOf(live, kind)) {
+      const wire = module.fromWire(object.raw, resolveId);
+      const name = finalNames.get(kind)?.get(object.id) ?? wire.name;
+      if (!checkName(module, object.id, name, warnings)) continue;
+      const base = { id: object.id, name, spec: wire.spec };
+      const referenced = checkReferences(module, base, known, warnings);
+      if (!referenced) continue;
+      const adjusted = adjust(module, { ...base, spec: referenced }, warnings);
+      if (!adjusted) continue;
+      const spec = module.normalize?.(adjusted) ?? adjusted;
+      kindDrafts.push({
+        module,
+        id: object.id,
+        name,
+        key: module.keyOf(name, spec),
+        spec,
+        renamed: name !== wire.name,
+        slots: [],
+      });
+    }
+    if (!targets.has(kind)) {
+      const specs = new Map(kindDrafts.map((d) => [d.id, d.spec]));
+      const renamed = dedupe(module, kindDrafts, (id) => specs.get(id) ?? {}, warnings);
+      for (const draft of kindDrafts) {
+        const name = renamed.get(draft.id);
+        if (name === undefined) continue;
+        draft.name = name;
+        draft.key = module.keyOf(name, draft.spec);
+        draft.renamed = true;
+      }
+    }
+    drafts.push(...kindDrafts);
+  }
+
+  // Secrets: every secret field becomes ${env:VARIABLE}; the value never goes further than here.
+  const secretValues = new Set<string>();
+  const requests: Array<{ draft: Draft; slot: SecretSlot }> = [];
+  for (const draft of drafts) {
+    draft.slots = secretSlots(draft.module, draft.spec, options.schemas);
+    draft.spec = escapeInterpolation(draft.spec) as JsonObject;
+    const unread = draft.slots.filter((slot) => slot.value === undefined).map((slot) => `spec.${slot.segments.join('.')}`);
+    if (unread.length > 0) {
+      warnings.push(
+        `${draft.module.kind} "${draft.name}": the API does not return ${unread.join(', ')}; set the variables to the ` +
+          'values in use. Until the first apply writes them, plan shows this object as an update ' +
+          '("sensitive value not known").',
+      );
+    }
+    for (const slot of draft.slots) {
+      if (slot.value !== undefined) secretValues.add(slot.value);
+      requests.push({ draft, slot });
+    }
+  }
+  const names = variableNames(
+    requests.map(({ draft, slot }) => ({
+      kind: draft.module.kind,
+      key: draft.key,
+      fieldPart: slot.fieldPart,
+      identity: `${draft.module.kind}\u0000${draft.key}\u0000${slot.segments.join('\u0000')}`,
+    })),
+  );
+  requests.forEach(({ draft, slot }, i) => {
+    draft.spec = setAt(draft.spec, slot.segments, `\${env:${names[i] as string}}`);
+  });
+
+  // Files: one per object, under the kind's folder.
+  const files: ExportedFile[] = [];
+  const objects: ExportedObject[] = [];
+  for (const kind of selected) {
+    const module = kindModule(kind);
+    const kindDrafts = drafts.filter((d) => d.module.kind === kind);
+    const bases = fileBaseNames(kindDrafts.map((d) => ({ identity: `${kind}\u0000${d.key}`, key: d.key })));
+    kindDrafts.forEach((draft, i) => {
+      const spec = withoutDefaults(module, sortSets(module, draft.spec), options.schemas);
+      const path = `${module.plural}/${bases[i] as string}.yaml`;
+      files.push({ path, content: render(module, draft.name, spec, options) });
+      objects.push({ kind, key: draft.key, id: draft.id, path, renamed: draft.renamed });
+    });
+  }
+  files.sort((a, b) => compareText(a.path, b.path));
+  objects.sort((a, b) => compareText(a.path, b.path));
+  return {
+    files,
+    variables: [...new Set(names)].sort(compareText),
+    warnings,
+    objects,
+    secretValues: [...secretValues].sort(compareText),
+  };
+}

@@ -1,0 +1,2 @@
+export { listKind, readLive } from './read.js';
+export { isPerDataset, liveScope, type LiveScope } from './scope.js';

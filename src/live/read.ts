@@ -1,0 +1,152 @@
+// Reads live state through the list endpoints only: one call per kind (per page for paged kinds,
+// per dataset for dataset-scoped kinds), all concurrently; never a GET per object.
+import { ApiError } from '../api/errors.js';
+import type { ApiClient } from '../api/types.js';
+import type { JsonObject, JsonValue, KindName, LiveObject, LiveState } from '../core/types.js';
+import { encodeSegment } from '../kinds/common.js';
+import { KINDS } from '../kinds/index.js';
+import type { LiveScope } from './scope.js';
+
+/** Stops a paged read whose server ignores offset (every page the same) from looping for ever. */
+const MAX_PAGES = 10_000;
+
+export async function readLive(client: ApiClient, scope: LiveScope): Promise<LiveState> {
+  const before = client.stats.requests;
+  let datasetNames: Promise<string[]> | undefined;
+  const everyDataset = (): Promise<string[]> => (datasetNames ??= listDatasetNames(client));
+
+  const kinds = [...new Set(scope.kinds)];
+  const results = await Promise.all(
+    kinds.map(async (kind) => {
+      if (KINDS[kind].list.style !== 'per-dataset') return { kind, objects: await listWhole(client, kind) };
+      const wanted = new Set(scope.datasets[kind] ?? []);
+      if (scope.allDatasets?.includes(kind)) for (const name of await everyDataset()) wanted.add(name);
+      const read = await listDatasets(client, kind, [...wanted].sort());
+      return { kind, objects: read.objects, datasets: read.listed };
+    }),
+  );
+
+  const state: LiveState = { objects: {}, listedKinds: kinds, listedDatasets: {}, requests: 0 };
+  for (const result of results) {
+    state.objects[result.kind] = result.objects;
+    if (result.datasets) state.listedDatasets[result.kind] = result.datasets;
+  }
+  // Attempts, retries included, as the client counted them while this read ran.
+  state.requests = client.stats.requests - before;
+  return state;
+}
+
+/**
+ * Lists one kind again (apply does so after a POST that got no answer, to see whether it was
+ * created). For a dataset-scoped kind, `datasets` names the datasets; absent, every dataset.
+ */
+export async function listKind(client: ApiClient, kind: KindName, datasets?: string[]): Promise<LiveObject[]> {
+  if (KINDS[kind].list.style !== 'per-dataset') return listWhole(client, kind);
+  const names = datasets ?? (await listDatasetNames(client));
+  return (await listDatasets(client, kind, [...new Set(names)].sort())).objects;
+}
+
+async function listWhole(client: ApiClient, kind: KindName): Promise<LiveObject[]> {
+  const strategy = KINDS[kind].list;
+  if (strategy.style === 'plain') {
+    const res = await client.request({ method: 'GET', path: strategy.path });
+    return arrayOf(res.body, 'GET', strategy.path).map((raw) => liveObject(kind, raw, strategy.path));
+  }
+  if (strategy.style !== 'paged') throw new Error(`${kind} is listed per dataset`);
+
+  const objects: LiveObject[] = [];
+  const seen = new Set<string>();
+  for (let page = 0, offset = 0; page < MAX_PAGES; page++) {
+    const res = await client.request({
+      method: 'GET',
+      path: strategy.path,
+      query: { ...strategy.query, limit: strategy.pageSize, offset },
+    });
+    const items = arrayOf(res.body, 'GET', strategy.path);
+    let fresh = 0;
+    for (const raw of items) {
+      const object = liveObject(kind, raw, strategy.path);
+      // An object created while paging can shift another onto the next page twice; keep it once.
+      if (seen.has(object.id)) continue;
+      seen.add(object.id);
+      objects.push(object);
+      fresh++;
+    }
+    if (items.length < strategy.pageSize || fresh === 0) break;
+    offset += items.length;
+  }
+  return objects;
+}
+
+async function listDatasets(
+  client: ApiClient,
+  kind: KindName,
+  datasets: string[],
+): Promise<{ objects: LiveObject[]; listed: string[] }> {
+  const perDataset = await Promise.all(datasets.map((dataset) => listOneDataset(client, kind, dataset)));
+  const objects: LiveObject[] = [];
+  const listed: string[] = [];
+  perDataset.forEach((found, i) => {
+    if (found === undefined) return;
+    listed.push(datasets[i] as string);
+    objects.push(...found);
+  });
+  return { objects, listed };
+}
+
+/** The objects of one dataset; undefined when the dataset does not exist (404). */
+async function listOneDataset(client: ApiClient, kind: KindName, dataset: string): Promise<LiveObject[] | undefined> {
+  const strategy = KINDS[kind].list;
+  if (strategy.style !== 'per-dataset') throw new Error(`${kind} is not listed per dataset`);
+  const inPath = strategy.datasetIn === 'path';
+  const path = inPath ? strategy.path.replace('{dataset}', encodeSegment(dataset)) : strategy.path;
+  let body: JsonValue;
+  try {
+    const res = await client.request(inPath ? { method: 'GET', path } : { method: 'GET', path, query: { dataset } });
+    body = res.body;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return undefined;
+    throw err;
+  }
+  return arrayOf(body, 'GET', path).map((item) => {
+    const raw: JsonObject = item.dataset === undefined || kind === 'DatasetField' ? { ...item, dataset } : item;
+    if (kind === 'DatasetField') {
+      const name = raw.name;
+      if (typeof name !== 'string' || name === '') throw new Error(`GET ${path}: a field without a name`);
+      return { kind, id: `${dataset}/${name}`, raw };
+    }
+    return liveObject(kind, raw, path);
+  });
+}
+
+async function listDatasetNames(client: ApiClient): Promise<string[]> {
+  const res = await client.request({ method: 'GET', path: '/v2/datasets' });
+  const names = arrayOf(res.body, 'GET', '/v2/datasets')
+    .map((d) => (typeof d.name === 'string' ? d.name : typeof d.id === 'string' ? d.id : undefined))
+    .filter((n): n is string => n !== undefined && n !== '');
+  return [...new Set(names)].sort();
+}
+
+function arrayOf(body: JsonValue, method: string, path: string): JsonObject[] {
+  if (!Array.isArray(body)) throw new Error(`${method} ${path}: expected a JSON array, got ${describe(body)}`);
+  return body.map((item) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      throw new Error(`${method} ${path}: expected an array of objects, found ${describe(item)}`);
+    }
+    return item;
+  });
+}
+
+function liveObject(kind: KindName, raw: JsonObject, path: string): LiveObject {
+  const id = raw.id;
+  if (typeof id === 'string' && id !== '') return { kind, id, raw };
+  if (typeof id === 'number') return { kind, id: String(id), raw };
+  // Without an id the object could be neither updated nor deleted; better to stop than to guess.
+  throw new Error(`GET ${path}: a ${kind} without an id`);
+}
+
+function describe(value: JsonValue): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}

@@ -1,0 +1,64 @@
+// Which kinds (and, for dataset-scoped kinds, which datasets) a plan must read. Pure.
+import { KIND_NAMES, type Desired, type Inventory, type KindName, type Policy } from '../core/types.js';
+import { KINDS } from '../kinds/index.js';
+
+export interface LiveScope {
+  /** Kinds to list, in dependency order (KIND_NAMES). */
+  kinds: KindName[];
+  /** For per-dataset kinds in `kinds`: the datasets to list, sorted and deduplicated. */
+  datasets: Partial<Record<KindName, string[]>>;
+  /**
+   * Per-dataset kinds whose every dataset is in play (named in policy.pruneAll): readLive lists
+   * GET /v2/datasets first and reads each one, besides those in `datasets`.
+   */
+  allDatasets?: KindName[];
+}
+
+export function isPerDataset(kind: KindName): boolean {
+  return KINDS[kind].list.style === 'per-dataset';
+}
+
+/**
+ * A kind is in scope when declared, present in the inventory, named in policy.pruneAll, or the
+ * target of a reference of a declared kind (its names must resolve to ids).
+ */
+export function liveScope(desired: Desired, inventory: Inventory, policy: Policy): LiveScope {
+  const kinds = new Set<KindName>();
+  const datasets = new Map<KindName, Set<string>>();
+  const addDataset = (kind: KindName, dataset: string | undefined): void => {
+    if (!isPerDataset(kind) || dataset === undefined || dataset === '') return;
+    let set = datasets.get(kind);
+    if (!set) datasets.set(kind, (set = new Set()));
+    set.add(dataset);
+  };
+
+  for (const resource of desired.resources) {
+    const module = KINDS[resource.kind];
+    kinds.add(resource.kind);
+    for (const reference of module.references) kinds.add(reference.target);
+    addDataset(resource.kind, module.datasetOf ? module.datasetOf(resource.spec) : datasetOfKey(resource.key));
+  }
+  for (const entry of inventory.entries) {
+    kinds.add(entry.kind);
+    addDataset(entry.kind, datasetOfKey(entry.key));
+  }
+  const allDatasets: KindName[] = [];
+  for (const kind of policy.pruneAll) {
+    kinds.add(kind);
+    if (isPerDataset(kind)) allDatasets.push(kind);
+  }
+
+  const ordered = KIND_NAMES.filter((kind) => kinds.has(kind));
+  const scope: LiveScope = { kinds: ordered, datasets: {} };
+  for (const kind of ordered) {
+    if (isPerDataset(kind)) scope.datasets[kind] = [...(datasets.get(kind) ?? [])].sort();
+  }
+  if (allDatasets.length > 0) scope.allDatasets = KIND_NAMES.filter((kind) => allDatasets.includes(kind));
+  return scope;
+}
+
+/** Keys of dataset-scoped kinds are `dataset/name`. */
+function datasetOfKey(key: string): string | undefined {
+  const slash = key.indexOf('/');
+  return slash > 0 ? key.slice(0, slash) : undefined;
+}

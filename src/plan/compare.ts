@@ -1,0 +1,138 @@
+// Spec-space comparison of one declared resource with its live object: both sides normalised so
+// that only real differences remain, then walked into field-level diffs.
+import type { FieldDiff, JsonObject, JsonValue } from '../core/types.js';
+import type { KindModule } from '../kinds/types.js';
+import { findPaths, getAt } from '../kinds/paths.js';
+import {
+  canonicalJson,
+  cloneJson,
+  deleteAt,
+  dropEmptyObject,
+  isEmptyValue,
+  isObject,
+  isPrefix,
+  jsonEqual,
+  putAt,
+} from './json.js';
+import { compareSecrets, type SecretState } from './secrets.js';
+
+export interface CompareInput {
+  module: KindModule;
+  /** The desired spec after the kind's normalize. Holds secret values: never copied into a diff. */
+  desired: JsonObject;
+  /** The live spec from fromWire; undefined when there is no live object (a create). */
+  live: JsonObject | undefined;
+  /** wsync/ignore-fields patterns, as segments (`*` = any key); each ignores its subtree. */
+  ignore: readonly string[][];
+  /** Spec paths of values that came from `${env:}`/`${file:}`: compared, never shown. */
+  interpolated: readonly string[][];
+  secrets: SecretState;
+}
+
+export interface Comparison {
+  diffs: FieldDiff[];
+  /** A secret is written because its live value cannot be read back (blanked) and no hash is recorded. */
+  secretUnknown: boolean;
+}
+
+interface RawDiff {
+  segments: string[];
+  before?: JsonValue;
+  after?: JsonValue;
+}
+
+export function compareSpecs(input: CompareInput): Comparison {
+  const { module, desired, live, ignore } = input;
+  // With nothing live, the diff shows what the file says; the server's defaults are no news.
+  const desiredClean = clean(module, desired, ignore, [], live !== undefined);
+  // Fields the server fills in on its own (Annotation time) are no drift when the file leaves them out.
+  const computedLeftOut = module.computed.filter((pattern) => findPaths(desiredClean, [pattern]).length === 0);
+  const liveClean = live === undefined ? {} : clean(module, live, ignore, computedLeftOut, true);
+
+  const raw: RawDiff[] = [];
+  walk(desiredClean, liveClean, canonical(module, desiredClean), canonical(module, liveClean), [], raw);
+
+  const diffs: FieldDiff[] = raw.map((d) => {
+    if (input.interpolated.some((p) => isPrefix(d.segments, p) || isPrefix(p, d.segments))) {
+      return { path: d.segments.join('.'), sensitive: true };
+    }
+    const diff: FieldDiff = { path: d.segments.join('.') };
+    if (d.before !== undefined) diff.before = d.before;
+    if (d.after !== undefined) diff.after = d.after;
+    return diff;
+  });
+
+  const secret = compareSecrets(module, desired, live, ignore, input.secrets);
+  diffs.push(...secret.diffs);
+  diffs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { diffs, secretUnknown: secret.unknown };
+}
+
+/**
+ * The comparable form of one side: secrets out (they are compared by hash), empty values out
+ * (absent ≡ empty), server defaults in where the field is absent, ignored and computed fields out.
+ */
+function clean(
+  module: KindModule,
+  spec: JsonObject,
+  ignore: readonly string[][],
+  dropped: readonly string[],
+  withDefaults: boolean,
+): JsonObject {
+  const out = cloneJson(spec);
+  for (const found of findPaths(spec, module.secretFields)) deleteAt(out, found.segments);
+  const cleaned = dropEmptyObject(out);
+  for (const [path, value] of withDefaults ? Object.entries(module.defaults) : []) {
+    const segments = path.split('.');
+    if (isEmptyValue(getAt(cleaned, segments))) putAt(cleaned, segments, cloneJson(value as JsonValue));
+  }
+  for (const pattern of [...ignore.map((p) => p.join('.')), ...dropped]) {
+    for (const found of findPaths(cleaned, [pattern])) deleteAt(cleaned, found.segments);
+  }
+  return dropEmptyObject(cleaned);
+}
+
+/** Timestamps as instants and sets in one order, so that equal meanings compare equal. */
+function canonical(module: KindModule, spec: JsonObject): JsonObject {
+  const out = cloneJson(spec);
+  for (const found of findPaths(out, module.timestamps)) {
+    if (typeof found.value !== 'string') continue;
+    const instant = Date.parse(found.value);
+    if (!Number.isNaN(instant)) putAt(out, found.segments, new Date(instant).toISOString());
+  }
+  for (const found of findPaths(out, module.setFields)) {
+    if (!Array.isArray(found.value)) continue;
+    const unique = new Map<string, JsonValue>();
+    for (const item of found.value) unique.set(canonicalJson(item), item);
+    putAt(out, found.segments, [...unique.keys()].sort().map((k) => unique.get(k) as JsonValue));
+  }
+  return out;
+}
+
+/** Diffs at the smallest differing node; objects are entered, arrays and scalars compared whole. */
+function walk(
+  desired: JsonValue | undefined,
+  live: JsonValue | undefined,
+  desiredCanon: JsonValue | undefined,
+  liveCanon: JsonValue | undefined,
+  at: string[],
+  out: RawDiff[],
+): void {
+  if (desiredCanon === undefined && liveCanon === undefined) return;
+  const desiredIsObject = desiredCanon === undefined || isObject(desiredCanon);
+  const liveIsObject = liveCanon === undefined || isObject(liveCanon);
+  if (desiredIsObject && liveIsObject) {
+    const d = isObject(desired) ? desired : {};
+    const l = isObject(live) ? live : {};
+    const dc = isObject(desiredCanon) ? desiredCanon : {};
+    const lc = isObject(liveCanon) ? liveCanon : {};
+    const keys = [...new Set([...Object.keys(dc), ...Object.keys(lc)])].sort();
+    for (const key of keys) walk(d[key], l[key], dc[key], lc[key], [...at, key], out);
+    return;
+  }
+  if (jsonEqual(desiredCanon, liveCanon)) return;
+  const diff: RawDiff = { segments: at };
+  if (live !== undefined) diff.before = live;
+  if (desired !== undefined) diff.after = desired;
+  out.push(diff);
+}

@@ -1,0 +1,117 @@
+// A fingerprint of the inputs of a plan, so that `apply --plan FILE` can refuse a plan made
+// against files or a workspace that have moved since, and say what moved.
+import { createHash } from 'node:crypto';
+import { REDACTED } from '../core/redact.js';
+import { changeRef, KIND_NAMES, type Desired, type JsonObject, type KindName, type LiveState, type PlanFingerprint } from '../core/types.js';
+import { KINDS } from '../kinds/index.js';
+import { findPaths } from '../kinds/paths.js';
+import { canonicalJson, cloneJson, pointerSegments, replaceExisting } from './json.js';
+import { indexLive, type LiveIndex } from './live-index.js';
+
+/**
+ * Wire fields that hold a secret but are not spec fields. An API token's secret is only answered
+ * by create and regenerate, but a live state built from those answers must not carry it either.
+ */
+const LIVE_SECRET_FIELDS: Partial<Record<KindName, readonly string[]>> = { ApiToken: ['token'] };
+
+function sha256(text: string): string {
+  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+}
+
+function redactPaths(value: JsonObject, patterns: readonly string[], pointers: readonly string[] = []): JsonObject {
+  const found = findPaths(value, patterns);
+  if (found.length === 0 && pointers.length === 0) return value;
+  const out = cloneJson(value);
+  for (const f of found) replaceExisting(out, f.segments, REDACTED);
+  for (const pointer of pointers) replaceExisting(out, pointerSegments(pointer), REDACTED);
+  return out;
+}
+
+/** Spec-relative form of `interpolated` pointers (the reader roots them at the document). */
+export function specPointer(pointer: string): string {
+  return pointer.startsWith('/spec/') ? pointer.slice('/spec'.length) : pointer;
+}
+
+function byText<T>(pick: (item: T) => string): (a: T, b: T) => number {
+  return (a, b) => (pick(a) < pick(b) ? -1 : pick(a) > pick(b) ? 1 : 0);
+}
+
+/**
+ * sha256 over canonical JSON (keys sorted) of every declared object (secret values standing as
+ * `(sensitive)`) and of every live object as listed (volatile fields such as updatedAt included:
+ * a change by hand moves them). The totals hash the per-object hashes in a fixed order.
+ */
+export function fingerprintInputs(desired: Desired, live: LiveState, liveIndex: LiveIndex = indexLive(live)): PlanFingerprint {
+  const desiredObjects: Record<string, string> = {};
+  for (const resource of desired.resources) {
+    const module = KINDS[resource.kind];
+    // Secret values never enter a plan file, not even hashed.
+    const spec = redactPaths(resource.spec, module.secretFields, resource.interpolated.map(specPointer));
+    const object: JsonObject = { kind: resource.kind, key: resource.key, name: resource.name, annotations: { ...resource.annotations }, spec };
+    desiredObjects[changeRef(resource.kind, resource.key)] = sha256(canonicalJson(object));
+  }
+
+  const perId: [KindName, string, string][] = [];
+  const perKey = new Map<string, string[]>();
+  for (const entry of liveIndex.entries) {
+    const module = KINDS[entry.kind];
+    const raw = redactPaths(entry.object.raw, [...module.secretFields, ...(LIVE_SECRET_FIELDS[entry.kind] ?? [])]);
+    const hash = sha256(canonicalJson({ kind: entry.kind, id: entry.object.id, raw }));
+    perId.push([entry.kind, entry.object.id, hash]);
+    const ref = changeRef(entry.kind, entry.key);
+    const same = perKey.get(ref);
+    if (same) same.push(hash);
+    else perKey.set(ref, [hash]);
+  }
+  const liveObjects: Record<string, string> = {};
+  for (const [ref, hashes] of perKey) liveObjects[ref] = hashes.length === 1 ? (hashes[0] as string) : sha256(hashes.join('\n'));
+
+  const listedDatasets: JsonObject = {};
+  for (const kind of KIND_NAMES) {
+    const datasets = live.listedDatasets[kind];
+    if (datasets) listedDatasets[kind] = [...datasets].sort();
+  }
+  const desiredList = Object.entries(desiredObjects).sort(byText(([ref]) => ref));
+  perId.sort(byText(([kind, id]) => `${kind}\u0000${id}`));
+  return {
+    desired: sha256(canonicalJson(desiredList)),
+    live: sha256(canonicalJson({ listedKinds: [...live.listedKinds].sort(), listedDatasets, objects: perId })),
+    desiredObjects: sortRecord(desiredObjects),
+    liveObjects: sortRecord(liveObjects),
+  };
+}
+
+function sortRecord(record: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(record).sort()) out[key] = record[key] as string;
+  return out;
+}
+
+function moved(saved: Record<string, string>, current: Record<string, string>, where: 'files' | 'live'): string[] {
+  const lines: string[] = [];
+  for (const ref of [...new Set([...Object.keys(saved), ...Object.keys(current)])].sort()) {
+    const before = saved[ref];
+    const after = current[ref];
+    if (before === after) continue;
+    if (where === 'files') {
+      lines.push(`${ref} ${before === undefined ? 'added to the files' : after === undefined ? 'removed from the files' : 'changed in the files'}`);
+    } else {
+      lines.push(`${ref} ${before === undefined ? 'appeared live' : after === undefined ? 'disappeared live' : 'changed live'}`);
+    }
+  }
+  return lines;
+}
+
+/** What moved between the fingerprint a plan was made with and the current one; [] when nothing. */
+export function diffFingerprints(saved: PlanFingerprint, current: PlanFingerprint): string[] {
+  const lines: string[] = [];
+  if (saved.desired !== current.desired) {
+    const files = moved(saved.desiredObjects, current.desiredObjects, 'files');
+    lines.push(...(files.length > 0 ? files : ['the files changed']));
+  }
+  if (saved.live !== current.live) {
+    const live = moved(saved.liveObjects, current.liveObjects, 'live');
+    lines.push(...(live.length > 0 ? live : ['the kinds or datasets read from the workspace changed']));
+  }
+  return lines;
+}

@@ -1,0 +1,91 @@
+// Live objects seen through their kind modules: wire shape -> (name, spec, natural key).
+import { KIND_NAMES, type JsonObject, type KindName, type LiveObject, type LiveState } from '../core/types.js';
+import { KINDS } from '../kinds/index.js';
+import type { ResolveId } from '../kinds/types.js';
+
+export interface LiveEntry {
+  kind: KindName;
+  object: LiveObject;
+  /** metadata.name as the kind module reads it from the wire. */
+  name: string;
+  /** The spec as fromWire gives it: ids already turned into names. */
+  spec: JsonObject;
+  key: string;
+}
+
+export interface LiveIndex {
+  /** kind -> natural key -> live objects with that key (more than one: ambiguous). */
+  byKey: Map<KindName, Map<string, LiveEntry[]>>;
+  /** Every live object, kinds in KIND_NAMES order, ids sorted within a kind. */
+  entries: LiveEntry[];
+  resolveId: ResolveId;
+}
+
+function idSlot(kind: KindName, id: string): string {
+  return `${kind}\u0000${id}`;
+}
+
+function liveObjectsInOrder(live: LiveState): [KindName, LiveObject][] {
+  const out: [KindName, LiveObject][] = [];
+  for (const kind of KIND_NAMES) {
+    const objects = [...(live.objects[kind] ?? [])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const object of objects) out.push([kind, object]);
+  }
+  return out;
+}
+
+function entriesWith(objects: [KindName, LiveObject][], resolveId: ResolveId): LiveEntry[] {
+  return objects.map(([kind, object]) => {
+    const module = KINDS[kind];
+    const { name, spec } = module.fromWire(object.raw, resolveId);
+    return { kind, object, name, spec, key: module.keyOf(name, spec) };
+  });
+}
+
+/**
+ * Every live object through its kind module. A key may itself depend on another object's key (a
+ * starred query's key holds its owner's email, found from the owner's user id), so the objects
+ * are read until their keys stop moving (with today's kinds: the second read confirms the first
+ * resolved one). The entries of the last read were made with the final keys.
+ */
+function readEntries(live: LiveState): { entries: LiveEntry[]; resolveId: ResolveId } {
+  const objects = liveObjectsInOrder(live);
+  let keys = new Map<string, string>();
+  let entries: LiveEntry[] = [];
+  for (let pass = 0; pass <= KIND_NAMES.length + 1; pass++) {
+    const current = keys;
+    entries = entriesWith(objects, (kind, id) => current.get(idSlot(kind, id)));
+    keys = new Map(entries.map((e) => [idSlot(e.kind, e.object.id), e.key]));
+    if (pass > 0 && sameEntries(current, keys)) break;
+  }
+  const final = keys;
+  return { entries, resolveId: (kind, id) => final.get(idSlot(kind, id)) };
+}
+
+function sameEntries(a: Map<string, string>, b: Map<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [slot, key] of a) if (b.get(slot) !== key) return false;
+  return true;
+}
+
+/** id -> natural key for every live object (for fromWire: ids in specs become names). */
+export function resolveIdFromLive(live: LiveState): ResolveId {
+  return readEntries(live).resolveId;
+}
+
+export function indexLive(live: LiveState): LiveIndex {
+  const { entries, resolveId } = readEntries(live);
+  const byKey = new Map<KindName, Map<string, LiveEntry[]>>();
+  for (const entry of entries) {
+    let perKind = byKey.get(entry.kind);
+    if (!perKind) byKey.set(entry.kind, (perKind = new Map()));
+    const same = perKind.get(entry.key);
+    if (same) same.push(entry);
+    else perKind.set(entry.key, [entry]);
+  }
+  return { byKey, entries, resolveId };
+}
+
+export function liveWithKey(index: LiveIndex, kind: KindName, key: string): LiveEntry[] {
+  return index.byKey.get(kind)?.get(key) ?? [];
+}

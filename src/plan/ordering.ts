@@ -1,0 +1,28 @@
+// Writes run level by level (roles and notifiers before the users and monitors that need them);
+// deletes run after every write, in the reverse order.
+import { KIND_NAMES, type Change } from '../core/types.js';
+
+export interface Ordered {
+  change: Change;
+  /** The change is about an undeclared live object (a delete, or one that prune would delete). */
+  removal: boolean;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function orderChanges(items: readonly Ordered[]): Change[] {
+  const kindIndex = (c: Change): number => KIND_NAMES.indexOf(c.kind);
+  return [...items]
+    .sort((a, b) => {
+      if (a.removal !== b.removal) return a.removal ? 1 : -1;
+      const x = a.change;
+      const y = b.change;
+      if (a.removal) {
+        return y.level - x.level || kindIndex(y) - kindIndex(x) || compareText(x.key, y.key) || compareText(x.id ?? '', y.id ?? '');
+      }
+      return x.level - y.level || kindIndex(x) - kindIndex(y) || compareText(x.key, y.key);
+    })
+    .map((item) => item.change);
+}

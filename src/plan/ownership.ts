@@ -1,0 +1,102 @@
+// What wsync owns, what prune may delete, and the safety rules that refuse a plan as a whole.
+import type { Change, Inventory, InventoryEntry, KindName, Policy } from '../core/types.js';
+import { KINDS } from '../kinds/index.js';
+
+export class Ownership {
+  private readonly byId = new Map<string, InventoryEntry>();
+
+  constructor(inventory: Inventory) {
+    for (const entry of inventory.entries) this.byId.set(`${entry.kind}\u0000${entry.id}`, entry);
+  }
+
+  /** The inventory entry of a live object, when wsync created or adopted it. */
+  entryFor(kind: KindName, id: string): InventoryEntry | undefined {
+    return this.byId.get(`${kind}\u0000${id}`);
+  }
+}
+
+/** Why an undeclared live object is deleted, or undefined when it is left alone. */
+export function pruneReason(kind: KindName, entry: InventoryEntry | undefined, policy: Policy): string | undefined {
+  if (!KINDS[kind].remove) return undefined;
+  const authoritative = policy.pruneAll.includes(kind);
+  if (entry) {
+    if (entry.pruneDisabled) return undefined;
+    if (policy.prune || authoritative) return 'owned by wsync and no longer declared';
+    return undefined;
+  }
+  return authoritative ? `not declared and ${kind} is authoritative (--prune=all:${kind})` : undefined;
+}
+
+export interface SafetyInput {
+  changes: Change[];
+  policy: Policy;
+  /** Live objects per kind (all of them, owned or not): the base of the delete ratio. */
+  liveCount: ReadonlyMap<KindName, number>;
+  /** Declared resources per kind. */
+  desiredCount: ReadonlyMap<KindName, number>;
+  /** Owned live objects per kind. */
+  ownedCount: ReadonlyMap<KindName, number>;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The delete budget and the empty-set rule. Deletes they forbid become `refused` (in place, so the
+ * plan still shows everything) and each violated rule adds one sentence to the refusals.
+ */
+export function applySafetyRules(input: SafetyInput): string[] {
+  const { changes, policy } = input;
+  const refusals: string[] = [];
+  const deletes = changes.filter((c) => c.action === 'delete');
+  if (deletes.length === 0) return refusals;
+
+  const perKind = new Map<KindName, Change[]>();
+  for (const change of deletes) {
+    const list = perKind.get(change.kind);
+    if (list) list.push(change);
+    else perKind.set(change.kind, [change]);
+  }
+
+  const overBudget: string[] = [];
+  if (deletes.length > policy.maxDeletes) {
+    overBudget.push(
+      `Refusing to delete ${plural(deletes.length, 'object')}: more than --max-deletes ${policy.maxDeletes}. ` +
+        'Re-run with --force-deletes to delete them anyway, or raise --max-deletes.',
+    );
+  }
+  for (const [kind, list] of perKind) {
+    const live = input.liveCount.get(kind) ?? list.length;
+    const ratio = list.length / Math.max(live, 1);
+    if (ratio > policy.maxDeleteRatio) {
+      overBudget.push(
+        `Refusing to delete ${list.length} of ${live} live ${kind} objects (${Math.round(ratio * 100)}%): ` +
+          `more than --max-delete-ratio ${policy.maxDeleteRatio}. ` +
+          'Re-run with --force-deletes to delete them anyway, or raise --max-delete-ratio.',
+      );
+    }
+  }
+  if (overBudget.length > 0 && !policy.allowOverBudget) {
+    refusals.push(...overBudget);
+    for (const change of deletes) refuse(change, 'over the delete budget');
+  }
+
+  if (!policy.allowEmpty) {
+    for (const [kind, list] of perKind) {
+      const owned = input.ownedCount.get(kind) ?? 0;
+      if ((input.desiredCount.get(kind) ?? 0) > 0 || owned === 0) continue;
+      refusals.push(
+        `Refusing to delete every owned ${kind}: no ${kind} is declared, and ${plural(owned, `owned ${kind} object`)} ` +
+          `${owned === 1 ? 'exists' : 'exist'} live. If the files really should declare none, re-run with --allow-empty.`,
+      );
+      for (const change of list) refuse(change, `no ${kind} is declared (--allow-empty)`);
+    }
+  }
+  return refusals;
+}
+
+function refuse(change: Change, why: string): void {
+  change.reason = change.action === 'refused' ? `${change.reason ?? ''}, ${why}` : `${change.reason ?? 'delete'}; refused: ${why}`;
+  change.action = 'refused';
+}

@@ -1,0 +1,249 @@
+// planChanges: desired state + live state + inventory + policy -> Plan. Pure: no I/O, no clock.
+import { sortDiagnostics } from '../core/diagnostics.js';
+import {
+  changeRef,
+  KIND_NAMES,
+  type Action,
+  type Change,
+  type Desired,
+  type DesiredResource,
+  type Diagnostic,
+  type Inventory,
+  type KindName,
+  type LiveState,
+  type Plan,
+  type Policy,
+} from '../core/types.js';
+import { KINDS } from '../kinds/index.js';
+import type { KindModule } from '../kinds/types.js';
+import { ignoredFields, isObserved } from './annotations.js';
+import { compareSpecs } from './compare.js';
+import { fingerprintInputs, specPointer } from './fingerprint.js';
+import { pointerSegments } from './json.js';
+import { indexLive, liveWithKey, type LiveEntry, type LiveIndex } from './live-index.js';
+import { orderChanges, type Ordered } from './ordering.js';
+import { applySafetyRules, Ownership, pruneReason } from './ownership.js';
+import { checkReferences, nameIndexFrom } from './references.js';
+
+export const OBSERVE_REASON = 'observe mode: drift reported, not applied';
+const SECRET_UNKNOWN_REASON = 'sensitive value not known; will be written';
+
+const REPLACE_REASONS: Partial<Record<KindName, string>> = {
+  ApiToken: 'API tokens are immutable: regenerate with the new spec',
+};
+
+export const ACTIONS: readonly Action[] = ['create', 'update', 'replace', 'delete', 'adopt', 'noop', 'skipped', 'refused'];
+
+interface Context {
+  live: LiveState;
+  liveIndex: LiveIndex;
+  ownership: Ownership;
+  inventory: Inventory;
+  policy: Policy;
+  diagnostics: Diagnostic[];
+}
+
+function ambiguityReason(entries: readonly LiveEntry[]): string {
+  const ids = entries.map((e) => e.object.id).join(', ');
+  return `ambiguous: ${entries.length} live objects have this key (ids ${ids}); resolve by hand`;
+}
+
+/** `{ reason }` joined from the reasons given, or nothing (so no `reason: undefined` member). */
+function reasons(...given: (string | undefined)[]): { reason?: string } {
+  const present = given.filter((r): r is string => r !== undefined && r !== '');
+  return present.length > 0 ? { reason: present.join('; ') } : {};
+}
+
+function missingReason(module: KindModule, resource: DesiredResource, spec: DesiredResource['spec']): string {
+  if (module.datasetOf) {
+    const noun = module.kind === 'DatasetField' ? 'field' : module.kind;
+    const origin = module.kind === 'DatasetField' ? ' (fields come from ingest)' : '';
+    return `${noun} "${resource.name}" does not exist in dataset "${module.datasetOf(spec)}" yet${origin}`;
+  }
+  return `${module.kind} objects cannot be created through the API`;
+}
+
+function planDeclared(resource: DesiredResource, ctx: Context): Change {
+  const module = KINDS[resource.kind];
+  const spec = module.normalize?.(resource.spec) ?? resource.spec;
+  const change: Change = {
+    kind: resource.kind,
+    key: resource.key,
+    name: resource.name,
+    action: 'noop',
+    diffs: [],
+    source: resource.source,
+    dependsOn: [],
+    level: module.level,
+    owned: false,
+  };
+  const skip = (reason: string): Change => ({ ...change, action: 'skipped', reason });
+  const located = (pointer: string): Pick<Diagnostic, 'file' | 'line' | 'column'> => {
+    const at = resource.locations[pointer] ?? resource.source;
+    return { file: at.file, line: at.line, column: at.column };
+  };
+
+  if (!ctx.live.listedKinds.includes(resource.kind)) {
+    const message = `${resource.kind} objects were not read from the workspace, so this resource cannot be planned`;
+    ctx.diagnostics.push({ severity: 'error', code: 'not-listed', kind: resource.kind, name: resource.name, message, ...located('') });
+    return skip(message);
+  }
+  if (module.datasetOf) {
+    const dataset = module.datasetOf(spec);
+    if (!(ctx.live.listedDatasets[resource.kind] ?? []).includes(dataset)) {
+      const message = `dataset "${dataset}" does not exist`;
+      ctx.diagnostics.push({
+        severity: 'error',
+        code: 'unknown-dataset',
+        kind: resource.kind,
+        name: resource.name,
+        field: 'spec.dataset',
+        message,
+        ...located('/spec/dataset'),
+      });
+      return skip(message);
+    }
+  }
+
+  const matches = liveWithKey(ctx.liveIndex, resource.kind, resource.key);
+  if (matches.length > 1) {
+    const reason = ambiguityReason(matches);
+    ctx.diagnostics.push({ severity: 'warning', code: 'ambiguous', kind: resource.kind, name: resource.name, message: reason, ...located('') });
+    return skip(reason);
+  }
+  const [match] = matches;
+  const entry = match ? ctx.ownership.entryFor(resource.kind, match.object.id) : undefined;
+  const { diffs, secretUnknown } = compareSpecs({
+    module,
+    desired: spec,
+    live: match?.spec,
+    ignore: ignoredFields(resource),
+    interpolated: resource.interpolated.map((p) => pointerSegments(specPointer(p))),
+    secrets: { hashKey: ctx.inventory.hashKey, recorded: entry?.secretHashes },
+  });
+  const observed = isObserved(resource, ctx.policy);
+
+  if (!match) {
+    if (!module.create) return skip(missingReason(module, resource, spec));
+    if (observed) return { ...change, action: 'skipped', diffs, reason: OBSERVE_REASON };
+    return { ...change, action: 'create', diffs };
+  }
+
+  const existing: Change = { ...change, id: match.object.id, owned: entry !== undefined, diffs };
+  if (diffs.length > 0 && observed) return { ...existing, action: 'skipped', reason: OBSERVE_REASON };
+  if (!entry && !observed && !ctx.policy.adopt) {
+    const message = `${resource.kind} "${resource.key}" exists live (id ${match.object.id}) but is not owned by wsync, and --no-adopt forbids adopting it`;
+    ctx.diagnostics.push({ severity: 'error', code: 'adoption-refused', kind: resource.kind, name: resource.name, message, ...located('') });
+    return { ...existing, action: 'refused', reason: 'not owned by wsync and adoption is off (--no-adopt)' };
+  }
+  if (diffs.length === 0) return { ...existing, action: entry || observed ? 'noop' : 'adopt' };
+
+  const immutable = diffs.filter((d) => module.immutable.includes(d.path.split('.')[0] ?? ''));
+  const immutableReason =
+    immutable.length > 0 ? `${immutable.map((d) => d.path).join(', ')} changes are not applied through the API` : undefined;
+  const unknownReason = secretUnknown ? SECRET_UNKNOWN_REASON : undefined;
+
+  if (immutable.length === diffs.length) return { ...existing, action: entry ? 'skipped' : 'adopt', ...reasons(immutableReason) };
+  if (!module.update) {
+    if (module.replace) {
+      const reason = REPLACE_REASONS[resource.kind] ?? `${resource.kind} objects cannot be changed in place: replaced with the new spec`;
+      return { ...existing, action: 'replace', ...reasons(reason, immutableReason, unknownReason) };
+    }
+    return { ...existing, action: 'skipped', reason: `${resource.kind} objects cannot be changed through the API` };
+  }
+  return { ...existing, action: entry ? 'update' : 'adopt', ...reasons(immutableReason, unknownReason) };
+}
+
+/** Live objects whose key no file declares: deleted when prune says so, else left alone. */
+function planUndeclared(kind: KindName, entries: readonly LiveEntry[], ctx: Context): Change | undefined {
+  const module = KINDS[kind];
+  const why = entries.map((e) => pruneReason(kind, ctx.ownership.entryFor(kind, e.object.id), ctx.policy));
+  const [first] = entries;
+  const [reason] = why;
+  if (!first || why.every((r) => r === undefined)) return undefined;
+  const base: Change = {
+    kind,
+    key: first.key,
+    name: first.name,
+    action: 'delete',
+    diffs: [],
+    dependsOn: [],
+    level: module.level,
+    owned: false,
+  };
+  if (entries.length > 1) {
+    const ambiguous = ambiguityReason(entries);
+    ctx.diagnostics.push({ severity: 'warning', code: 'ambiguous', kind, name: first.name, message: ambiguous });
+    return { ...base, action: 'skipped', reason: ambiguous };
+  }
+  const owned = ctx.ownership.entryFor(kind, first.object.id) !== undefined;
+  if (ctx.policy.mode === 'observe') {
+    return { ...base, id: first.object.id, owned, action: 'skipped', reason: `${OBSERVE_REASON} (would delete: ${reason})` };
+  }
+  return { ...base, id: first.object.id, owned, ...reasons(reason) };
+}
+
+function countBy<T>(items: Iterable<T>, keyOf: (item: T) => KindName): Map<KindName, number> {
+  const counts = new Map<KindName, number>();
+  for (const item of items) counts.set(keyOf(item), (counts.get(keyOf(item)) ?? 0) + 1);
+  return counts;
+}
+
+export function planChanges(desired: Desired, live: LiveState, inventory: Inventory, policy: Policy): Plan {
+  const liveIndex = indexLive(live);
+  const ownership = new Ownership(inventory);
+  const ctx: Context = { live, liveIndex, ownership, inventory, policy, diagnostics: [] };
+
+  const declared = new Set(desired.resources.map((r) => changeRef(r.kind, r.key)));
+  const items: Ordered[] = [];
+  const byRef = new Map<string, Change>();
+  for (const resource of desired.resources) {
+    const change = planDeclared(resource, ctx);
+    items.push({ change, removal: false });
+    byRef.set(changeRef(resource.kind, resource.key), change);
+  }
+
+  for (const kind of KIND_NAMES) {
+    for (const [key, entries] of liveIndex.byKey.get(kind) ?? []) {
+      if (declared.has(changeRef(kind, key))) continue;
+      const change = planUndeclared(kind, entries, ctx);
+      if (change) items.push({ change, removal: true });
+    }
+  }
+
+  const changes = items.map((i) => i.change);
+  const refusals = applySafetyRules({
+    changes,
+    policy,
+    liveCount: countBy(liveIndex.entries, (e) => e.kind),
+    desiredCount: countBy(desired.resources, (r) => r.kind),
+    ownedCount: countBy(
+      liveIndex.entries.filter((e) => ownership.entryFor(e.kind, e.object.id)),
+      (e) => e.kind,
+    ),
+  });
+
+  // References are checked last: they need to know which targets this plan creates or deletes.
+  const names = nameIndexFrom(desired, liveIndex);
+  const deleted = new Set(changes.filter((c) => c.action === 'delete' && c.id).map((c) => `${c.kind}/${c.id}`));
+  for (const resource of desired.resources) {
+    const module = KINDS[resource.kind];
+    const spec = module.normalize?.(resource.spec) ?? resource.spec;
+    const check = checkReferences(resource, spec, { names, changeFor: (ref) => byRef.get(ref), deleted });
+    ctx.diagnostics.push(...check.diagnostics);
+    const change = byRef.get(changeRef(resource.kind, resource.key));
+    if (change) change.dependsOn = check.dependsOn;
+  }
+
+  const ordered = orderChanges(items);
+  const summary = Object.fromEntries(ACTIONS.map((a) => [a, 0])) as Record<Action, number>;
+  for (const change of ordered) summary[change.action] += 1;
+  return {
+    version: 1,
+    changes: ordered,
+    diagnostics: sortDiagnostics(ctx.diagnostics),
+    refusals,
+    summary,
+    fingerprint: fingerprintInputs(desired, live, liveIndex),
+  };
+}

@@ -1,0 +1,178 @@
+// References by name (monitor -> notifiers, role -> members, user -> role, starred query -> owner):
+// resolved against the declared resources and the unambiguous live objects of the target kind.
+import { changeRef, type Change, type Desired, type DesiredResource, type Diagnostic, type JsonObject, type KindName, type LiveState } from '../core/types.js';
+import { UnresolvedReferenceError } from '../kinds/common.js';
+import { KINDS } from '../kinds/index.js';
+import { getAt } from '../kinds/paths.js';
+import type { Reference, ResolveName } from '../kinds/types.js';
+import { indexLive, type LiveIndex } from './live-index.js';
+
+export { resolveIdFromLive } from './live-index.js';
+
+function slot(kind: KindName, key: string): string {
+  return `${kind}\u0000${key}`;
+}
+
+/** The natural key a reference name stands for (emails are lower-cased, as User keys are). */
+export function referenceKey(target: KindName, name: string): string {
+  return KINDS[target].keyOf(name, {});
+}
+
+/**
+ * (kind, natural key) -> live id, for the names references use. Ambiguous keys (two live objects)
+ * resolve to nothing. Apply extends it with the ids of the objects it creates, in order, so that
+ * later writes can resolve names of objects made earlier in the same run.
+ */
+export class NameIndex {
+  private readonly ids = new Map<string, string>();
+  private readonly ambiguousKeys = new Map<string, readonly string[]>();
+  private readonly declaredKeys = new Set<string>();
+
+  /** A ResolveName for KindModule.toWire. */
+  readonly resolve: ResolveName = (target, name) => this.idOf(target, referenceKey(target, name));
+
+  idOf(kind: KindName, key: string): string | undefined {
+    return this.ids.get(slot(kind, key));
+  }
+
+  /** Records the id of an object (e.g. one apply has just created or regenerated). */
+  set(kind: KindName, key: string, id: string): void {
+    this.ids.set(slot(kind, key), id);
+    this.ambiguousKeys.delete(slot(kind, key));
+  }
+
+  /** The ids of the live objects sharing this key, when there is more than one. */
+  ambiguousIds(kind: KindName, key: string): readonly string[] | undefined {
+    return this.ambiguousKeys.get(slot(kind, key));
+  }
+
+  markAmbiguous(kind: KindName, key: string, ids: readonly string[]): void {
+    this.ids.delete(slot(kind, key));
+    this.ambiguousKeys.set(slot(kind, key), [...ids]);
+  }
+
+  isDeclared(kind: KindName, key: string): boolean {
+    return this.declaredKeys.has(slot(kind, key));
+  }
+
+  declare(kind: KindName, key: string): void {
+    this.declaredKeys.add(slot(kind, key));
+  }
+}
+
+export function nameIndexFrom(desired: Desired, live: LiveIndex): NameIndex {
+  const index = new NameIndex();
+  for (const resource of desired.resources) index.declare(resource.kind, resource.key);
+  for (const [kind, perKey] of live.byKey) {
+    for (const [key, entries] of perKey) {
+      const [only] = entries;
+      if (entries.length === 1 && only) index.set(kind, key, only.object.id);
+      else index.markAmbiguous(kind, key, entries.map((e) => e.object.id));
+    }
+  }
+  return index;
+}
+
+export function buildNameIndex(desired: Desired, live: LiveState): NameIndex {
+  return nameIndexFrom(desired, indexLive(live));
+}
+
+/** One name in a spec that refers to another object. */
+export interface ReferenceUse {
+  reference: Reference;
+  /** The name as the (normalized) spec holds it. */
+  name: string;
+  /** The target's natural key. */
+  key: string;
+  /** `spec.notifiers[1]`, `spec.role`: for messages. */
+  label: string;
+  /** `/spec/notifiers/1`: for the source location. */
+  pointer: string;
+}
+
+export function referenceUses(kind: KindName, spec: JsonObject): ReferenceUse[] {
+  const uses: ReferenceUse[] = [];
+  for (const reference of KINDS[kind].references) {
+    const segments = reference.field.split('.');
+    const value = getAt(spec, segments);
+    const base = `spec.${reference.field}`;
+    const pointer = `/spec/${segments.join('/')}`;
+    const add = (name: string, label: string, at: string): void => {
+      if (reference.builtins?.includes(name)) return;
+      uses.push({ reference, name, key: referenceKey(reference.target, name), label, pointer: at });
+    };
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => {
+        if (typeof item === 'string') add(item, `${base}[${i}]`, `${pointer}/${i}`);
+      });
+    } else if (typeof value === 'string') {
+      add(value, base, pointer);
+    }
+  }
+  return uses;
+}
+
+export interface ReferenceContext {
+  names: NameIndex;
+  /** The plan's change for a declared object, by `Kind/key`. */
+  changeFor(ref: string): Change | undefined;
+  /** `Kind/id` of every live object the plan deletes. */
+  deleted: ReadonlySet<string>;
+}
+
+export interface ReferenceCheck {
+  diagnostics: Diagnostic[];
+  /** `Kind/key` of changes that must run first (creates and replaces of referenced objects). */
+  dependsOn: string[];
+}
+
+function locate(resource: DesiredResource, pointer: string): Pick<Diagnostic, 'file' | 'line' | 'column'> {
+  const parent = pointer.slice(0, pointer.lastIndexOf('/'));
+  const at = resource.locations[pointer] ?? resource.locations[parent] ?? resource.source;
+  return { file: at.file, line: at.line, column: at.column };
+}
+
+export function checkReferences(resource: DesiredResource, spec: JsonObject, context: ReferenceContext): ReferenceCheck {
+  const diagnostics: Diagnostic[] = [];
+  const dependsOn = new Set<string>();
+  for (const use of referenceUses(resource.kind, spec)) {
+    const { target } = use.reference;
+    const problem = (code: string, message: string): void => {
+      diagnostics.push({
+        severity: 'error',
+        code,
+        kind: resource.kind,
+        name: resource.name,
+        field: use.label,
+        message,
+        ...locate(resource, use.pointer),
+      });
+    };
+    const ambiguous = context.names.ambiguousIds(target, use.key);
+    if (ambiguous) {
+      problem(
+        'ambiguous-reference',
+        `${use.label}: ${target} "${use.name}" is ambiguous: ${ambiguous.length} live objects have this key (ids ${ambiguous.join(', ')}); resolve by hand`,
+      );
+      continue;
+    }
+    if (context.names.isDeclared(target, use.key)) {
+      const ref = changeRef(target, use.key);
+      const change = context.changeFor(ref);
+      // An object that does not exist yet (or gets a new id) must be written before the reference to it.
+      const pending = change !== undefined && (change.id === undefined || change.action === 'replace');
+      if (pending && !use.reference.deferrable) dependsOn.add(ref);
+      continue;
+    }
+    const id = context.names.idOf(target, use.key);
+    if (id === undefined) {
+      problem('unresolved-reference', new UnresolvedReferenceError(target, use.name, use.label).message);
+    } else if (context.deleted.has(`${target}/${id}`)) {
+      problem(
+        'reference-to-deleted',
+        `${use.label}: ${target} "${use.name}" is no longer declared and this plan deletes it; declare it again or stop referring to it`,
+      );
+    }
+  }
+  return { diagnostics, dependsOn: [...dependsOn].sort() };
+}

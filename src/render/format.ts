@@ -1,0 +1,86 @@
+// Pieces the three plan renderers share: action labels, value formatting, the summary sentence.
+import { hasErrors } from '../core/diagnostics.js';
+import type { Action, Change, FieldDiff, JsonValue, Plan } from '../core/types.js';
+
+export interface RenderOptions {
+  /** Last line of defence: applied to the whole output (e.g. createRedactor(desired.secretValues)). */
+  redact?: (text: string) => string;
+}
+
+export const SENSITIVE_CHANGED = '(sensitive value changed)';
+export const SENSITIVE_VALUE = '(sensitive value)';
+export const ABSENT = '(none)';
+
+export const ACTION_SYMBOL: Readonly<Record<Action, string>> = {
+  create: '+',
+  update: '~',
+  replace: '-/+',
+  delete: '-',
+  adopt: '>',
+  noop: '=',
+  skipped: '?',
+  refused: '!',
+};
+
+/** Writes apply would make. */
+export const WRITE_ACTIONS: readonly Action[] = ['create', 'update', 'replace', 'delete', 'adopt'];
+
+/** Order of actions in summaries and tables. */
+export const ACTION_ORDER: readonly Action[] = ['create', 'update', 'replace', 'delete', 'adopt', 'skipped', 'refused', 'noop'];
+
+export function formatValue(value: JsonValue | undefined): string {
+  return value === undefined ? ABSENT : JSON.stringify(value);
+}
+
+/** `threshold: 25 -> 30`; `threshold: 30` when nothing exists live yet; secrets without values. */
+export function formatDiff(diff: FieldDiff, change: Change): string {
+  const fresh = change.id === undefined;
+  if (diff.sensitive) return `${diff.path}: ${fresh ? SENSITIVE_VALUE : SENSITIVE_CHANGED}`;
+  if (fresh) return `${diff.path}: ${formatValue(diff.after)}`;
+  return `${diff.path}: ${formatValue(diff.before)} -> ${formatValue(diff.after)}`;
+}
+
+export function changeTitle(change: Change): string {
+  return `${change.kind}/${change.key}`;
+}
+
+/** True when the plan has anything apply would write, or anything that differs but is not written. */
+export function hasPendingChanges(plan: Plan): boolean {
+  return plan.changes.some((c) => c.action !== 'noop');
+}
+
+/** `Plan: 2 to create, 1 to update, 0 to delete, 1 to adopt.` or the no-changes sentence. */
+export function summarySentence(plan: Plan): string {
+  const s = plan.summary;
+  if (!hasPendingChanges(plan)) return 'No changes. The workspace matches the files.';
+  const parts = [`${s.create} to create`, `${s.update} to update`];
+  if (s.replace > 0) parts.push(`${s.replace} to replace`);
+  parts.push(`${s.delete} to delete`, `${s.adopt} to adopt`);
+  const extra: string[] = [];
+  if (s.skipped > 0) extra.push(`${s.skipped} skipped`);
+  if (s.refused > 0) extra.push(`${s.refused} refused`);
+  return `Plan: ${parts.join(', ')}${extra.length > 0 ? `; ${extra.join(', ')}` : ''}.`;
+}
+
+/** A plan with error diagnostics or refusals cannot be applied. */
+export function isAppliable(plan: Plan): boolean {
+  return !hasErrors(plan.diagnostics) && plan.refusals.length === 0;
+}
+
+/** Would apply write anything (to the API, or to the inventory for an adoption)? */
+export function hasWrites(plan: Plan): boolean {
+  return plan.changes.some((c) => WRITE_ACTIONS.includes(c.action));
+}
+
+/**
+ * `plan --detailed-exitcode`: 1 when the plan cannot be applied (error diagnostics or refusals),
+ * 2 when apply would write something, else 0 (drift only observed, or nothing at all).
+ */
+export function detailedExitCode(plan: Plan): 0 | 1 | 2 {
+  if (!isAppliable(plan)) return 1;
+  return hasWrites(plan) ? 2 : 0;
+}
+
+export function applyRedaction(text: string, options: RenderOptions | undefined): string {
+  return options?.redact ? options.redact(text) : text;
+}

@@ -1,0 +1,119 @@
+// The pull-request comment form of a plan: summary table first, then refusals and errors, then
+// deletes (never folded: they are what a reviewer must see), then everything else folded by kind.
+import { KIND_NAMES, type Action, type Change, type Diagnostic, type KindName, type Plan } from '../core/types.js';
+import {
+  ABSENT,
+  ACTION_ORDER,
+  applyRedaction,
+  changeTitle,
+  formatValue,
+  SENSITIVE_CHANGED,
+  SENSITIVE_VALUE,
+  summarySentence,
+  type RenderOptions,
+} from './format.js';
+
+/** Text as a code span: CommonMark shows its content literally, HTML and markdown included. */
+export function codeSpan(text: string): string {
+  const flat = text.replace(/[\r\n]+/g, ' ');
+  const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longestRun + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') || (flat.startsWith(' ') && flat.endsWith(' ')) ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/**
+ * Plain text safe inside a line of markdown: characters that start emphasis, links, code, HTML,
+ * entities, tables, strike-through or mentions are escaped (the text never starts a line).
+ */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_[\]<>&|~@]/g, (c) => `\\${c}`);
+}
+
+function diffLine(change: Change, diff: Change['diffs'][number]): string {
+  const fresh = change.id === undefined;
+  let value: string;
+  if (diff.sensitive) value = fresh ? SENSITIVE_VALUE : SENSITIVE_CHANGED;
+  else if (fresh) value = codeSpan(formatValue(diff.after));
+  else {
+    const before = diff.before === undefined ? ABSENT : codeSpan(formatValue(diff.before));
+    const after = diff.after === undefined ? ABSENT : codeSpan(formatValue(diff.after));
+    value = `${before} → ${after}`;
+  }
+  return `  - ${codeSpan(diff.path)}: ${value}`;
+}
+
+function changeBlock(change: Change): string[] {
+  const id = change.id ? ` (id ${codeSpan(change.id)})` : '';
+  const reason = change.reason ? ` — ${escapeMarkdown(change.reason)}` : '';
+  return [`- **${change.action}** ${codeSpan(changeTitle(change))}${id}${reason}`, ...change.diffs.map((d) => diffLine(change, d))];
+}
+
+function diagnosticLine(d: Diagnostic): string {
+  const where = d.file ? `${codeSpan(`${d.file}:${d.line ?? 1}`)} ` : '';
+  const what = d.kind ? `${codeSpan(`${d.kind}/${d.name ?? '?'}`)}: ` : '';
+  return `- ${where}${what}${escapeMarkdown(d.message)}`;
+}
+
+function countsOf(changes: readonly Change[]): Map<Action, number> {
+  const counts = new Map<Action, number>();
+  for (const c of changes) counts.set(c.action, (counts.get(c.action) ?? 0) + 1);
+  return counts;
+}
+
+function summaryTable(plan: Plan): string[] {
+  const kinds = KIND_NAMES.filter((k) => plan.changes.some((c) => c.kind === k));
+  const actions = ACTION_ORDER.filter((a) => plan.summary[a] > 0);
+  if (kinds.length === 0 || actions.length === 0) return [];
+  const label = (a: Action): string => (a === 'noop' ? 'unchanged' : a);
+  const lines = [`| kind | ${actions.map(label).join(' | ')} |`, `|:--|${actions.map(() => '--:').join('|')}|`];
+  for (const kind of kinds) {
+    const counts = countsOf(plan.changes.filter((c) => c.kind === kind));
+    lines.push(`| ${kind} | ${actions.map((a) => String(counts.get(a) ?? 0)).join(' | ')} |`);
+  }
+  lines.push(`| **total** | ${actions.map((a) => `**${plan.summary[a]}**`).join(' | ')} |`);
+  return lines;
+}
+
+export function renderMarkdown(plan: Plan, options?: RenderOptions): string {
+  const out: string[] = ['### wsync plan', '', `**${escapeMarkdown(summarySentence(plan))}**`, ''];
+  const table = summaryTable(plan);
+  if (table.length > 0) out.push(...table, '');
+
+  if (plan.refusals.length > 0) {
+    out.push('#### :no_entry: Refused', '', 'Apply writes nothing while these stand.', '');
+    for (const r of plan.refusals) out.push(`- ${escapeMarkdown(r)}`);
+    out.push('');
+  }
+  const errors = plan.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) {
+    out.push(`#### :x: Errors (${errors.length}): the plan cannot be applied`, '', ...errors.map(diagnosticLine), '');
+  }
+  const warnings = plan.diagnostics.filter((d) => d.severity === 'warning');
+  if (warnings.length > 0) out.push(`#### :warning: Warnings (${warnings.length})`, '', ...warnings.map(diagnosticLine), '');
+
+  // Changes without a source are about undeclared live objects: deletes and refused deletes.
+  const removals = plan.changes.filter((c) => c.source === undefined);
+  if (removals.length > 0) {
+    out.push(`#### Deletes (${removals.length})`, '');
+    for (const change of removals) out.push(...changeBlock(change));
+    out.push('');
+  }
+
+  const rest = plan.changes.filter((c) => c.source !== undefined && c.action !== 'noop');
+  if (rest.length > 0) {
+    out.push('#### Changes', '');
+    const kinds: KindName[] = KIND_NAMES.filter((k) => rest.some((c) => c.kind === k));
+    for (const kind of kinds) {
+      const changes = rest.filter((c) => c.kind === kind);
+      const counts = countsOf(changes);
+      const summary = ACTION_ORDER.filter((a) => counts.has(a))
+        .map((a) => `${counts.get(a)} ${a}`)
+        .join(', ');
+      out.push(`<details><summary>${kind}: ${summary}</summary>`, '');
+      for (const change of changes) out.push(...changeBlock(change));
+      out.push('', '</details>', '');
+    }
+  }
+  return applyRedaction(`${out.join('\n').replace(/\n+$/, '')}\n`, options);
+}

@@ -1,0 +1,77 @@
+// The terminal form of a plan, terraform-like: one line per change, field lines below it.
+import { formatDiagnostic } from '../core/diagnostics.js';
+import type { Action, Change, Plan } from '../core/types.js';
+import { ACTION_SYMBOL, applyRedaction, changeTitle, formatDiff, summarySentence, type RenderOptions } from './format.js';
+
+export interface TextOptions extends RenderOptions {
+  /** ANSI colours (a TTY without --no-color). */
+  color: boolean;
+  /** Also list unchanged objects and where each resource is declared. */
+  verbose?: boolean;
+}
+
+const ANSI = { reset: 0, bold: 1, dim: 2, red: 31, green: 32, yellow: 33, magenta: 35, cyan: 36 } as const;
+type Style = keyof typeof ANSI;
+
+const ACTION_STYLE: Readonly<Record<Action, Style>> = {
+  create: 'green',
+  update: 'yellow',
+  replace: 'magenta',
+  delete: 'red',
+  adopt: 'cyan',
+  noop: 'dim',
+  skipped: 'dim',
+  refused: 'red',
+};
+
+function painter(color: boolean): (style: Style, text: string) => string {
+  return (style, text) => (color ? `\u001b[${ANSI[style]}m${text}\u001b[0m` : text);
+}
+
+function changeLines(change: Change, paint: (style: Style, text: string) => string, verbose: boolean): string[] {
+  const style = ACTION_STYLE[change.action];
+  const symbol = ACTION_SYMBOL[change.action].padStart(3);
+  const id = change.id ? ` (id ${change.id})` : '';
+  const lines = [`${paint(style, `${symbol} ${change.action.padEnd(7)}`)} ${paint('bold', changeTitle(change))}${id}`];
+  if (change.reason) lines.push(`        # ${change.reason}`);
+  if (verbose && change.source) lines.push(`        # declared in ${change.source.file}:${change.source.line}`);
+  if (verbose && change.dependsOn.length > 0) lines.push(`        # after ${change.dependsOn.join(', ')}`);
+  for (const diff of change.diffs) lines.push(`        ${formatDiff(diff, change)}`);
+  return lines;
+}
+
+export function renderText(plan: Plan, options: TextOptions): string {
+  const paint = painter(options.color);
+  const verbose = options.verbose ?? false;
+  const out: string[] = [];
+
+  const errors = plan.diagnostics.filter((d) => d.severity === 'error');
+  const warnings = plan.diagnostics.filter((d) => d.severity === 'warning');
+  if (errors.length > 0) {
+    out.push(paint('red', paint('bold', `Errors (${errors.length}): the plan cannot be applied`)));
+    for (const d of errors) out.push(`  ${paint('red', 'error:')} ${formatDiagnostic(d)}`);
+    out.push('');
+  }
+  if (warnings.length > 0) {
+    out.push(paint('yellow', paint('bold', `Warnings (${warnings.length})`)));
+    for (const d of warnings) out.push(`  ${formatDiagnostic(d)}`);
+    out.push('');
+  }
+  if (plan.refusals.length > 0) {
+    out.push(paint('red', paint('bold', 'Refused: apply will write nothing while these stand')));
+    for (const r of plan.refusals) out.push(`  ${paint('red', '!')} ${r}`);
+    out.push('');
+  }
+
+  const shown = plan.changes.filter((c) => verbose || c.action !== 'noop');
+  if (shown.length > 0) {
+    out.push('wsync plan:');
+    out.push('');
+    for (const change of shown) out.push(...changeLines(change, paint, verbose));
+    out.push('');
+  }
+  const unchanged = plan.summary.noop;
+  const sentence = summarySentence(plan);
+  out.push(paint('bold', sentence) + (unchanged > 0 && sentence.startsWith('Plan:') ? ` ${unchanged} unchanged.` : ''));
+  return applyRedaction(`${out.join('\n')}\n`, options);
+}

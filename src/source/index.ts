@@ -1,0 +1,121 @@
+import { stat } from 'node:fs/promises';
+import { sortDiagnostics } from '../core/diagnostics.js';
+import type { Desired, DesiredResource, Diagnostic, KindName, SourceLocation } from '../core/types.js';
+import { listYamlFiles } from './files.js';
+import { createSecretSources, type SecretSources } from './interpolate.js';
+import { processFiles } from './parallel.js';
+import { processText, type FileResult } from './process-file.js';
+
+export { checkReferences } from './references.js';
+
+export interface ReadOptions {
+  /** Where `${file:PATH}` reads from; defaults to env WSYNC_SECRETS_DIR. */
+  secretsDir?: string;
+  /** Where `${env:NAME}` reads from; defaults to process.env. */
+  env?: Record<string, string | undefined>;
+}
+
+/** Every object each Desired declares, valid or not (Desired holds only the valid ones). */
+const declaredByDesired = new WeakMap<Desired, { kind: KindName; key: string }[]>();
+
+/**
+ * Objects `desired` declares, including those whose documents have errors: a reference to one of
+ * them is not "undeclared", however broken its declaration is.
+ */
+export function declaredObjects(desired: Desired): readonly { kind: KindName; key: string }[] {
+  return declaredByDesired.get(desired) ?? desired.resources;
+}
+
+function where(location: SourceLocation): string {
+  return `${location.file}:${location.line}:${location.column}`;
+}
+
+/** Joins per-file results, in file order: stats, the same key declared twice, one Desired. */
+function assemble(results: readonly FileResult[], secretValues: Iterable<string>): Desired {
+  const resources: DesiredResource[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const stats = { files: results.length, documents: 0, skipped: 0 };
+  const declared = new Map<string, { at: SourceLocation; kind: KindName; key: string }>();
+  for (const result of results) {
+    diagnostics.push(...result.diagnostics);
+    for (const doc of result.documents) {
+      stats.documents++;
+      if (doc.skipped) stats.skipped++;
+      const declaration = doc.declaration;
+      if (!declaration) continue;
+      const id = `${declaration.kind}\u0000${declaration.key}`;
+      const first = declared.get(id);
+      if (first) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'duplicate-key-declared',
+          ...doc.start,
+          kind: declaration.kind,
+          name: declaration.shownName,
+          field: 'metadata.name',
+          message: `${declaration.kind} "${declaration.shownKey}" is also declared at ${where(first.at)}`,
+        });
+        continue;
+      }
+      declared.set(id, { at: doc.start, kind: declaration.kind, key: declaration.key });
+      if (doc.resource) resources.push(doc.resource);
+    }
+  }
+  const desired: Desired = {
+    resources,
+    diagnostics: sortDiagnostics(diagnostics),
+    stats,
+    secretValues: [...new Set(secretValues)],
+  };
+  declaredByDesired.set(
+    desired,
+    [...declared.values()].map(({ kind, key }) => ({ kind, key })),
+  );
+  return desired;
+}
+
+function resolveOptions(options: ReadOptions): { env: Record<string, string | undefined>; secretsDir: string | undefined } {
+  const env = options.env ?? process.env;
+  return { env, secretsDir: options.secretsDir || env.WSYNC_SECRETS_DIR || undefined };
+}
+
+function sourcesFor(options: ReadOptions): SecretSources {
+  const { env, secretsDir } = resolveOptions(options);
+  return createSecretSources(env, secretsDir);
+}
+
+function dirProblem(dir: string, message: string): Desired {
+  return {
+    resources: [],
+    diagnostics: [{ severity: 'error', code: 'dir', message: `${dir}: ${message}` }],
+    stats: { files: 0, documents: 0, skipped: 0 },
+    secretValues: [],
+  };
+}
+
+/**
+ * Reads every resource file under `dir` (*.yaml, *.yml; not in dot-folders or node_modules).
+ * Never throws for bad input: every problem is a Diagnostic. Resources come in file-path order,
+ * then document order; files are named relative to `dir` with `/` separators.
+ */
+export async function readDesired(dir: string, options: ReadOptions = {}): Promise<Desired> {
+  try {
+    const info = await stat(dir);
+    if (!info.isDirectory()) return dirProblem(dir, 'not a directory');
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    return dirProblem(dir, code === 'ENOENT' ? 'no such directory' : `cannot be read${code ? ` (${code})` : ''}`);
+  }
+  const { results, secretValues } = await processFiles(listYamlFiles(dir), resolveOptions(options));
+  return assemble(results, secretValues);
+}
+
+/** readDesired over texts instead of a directory (same rules, same result); for tests and tools. */
+export function desiredFromTexts(files: readonly { path: string; text: string }[], options: ReadOptions = {}): Desired {
+  const sources = sourcesFor(options);
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return assemble(
+    sorted.map((file) => processText(file.path, file.text, sources)),
+    sources.secretValues,
+  );
+}

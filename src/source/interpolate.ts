@@ -1,0 +1,168 @@
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, resolve, sep } from 'node:path';
+import { MAX_SECRET_FILE_BYTES } from './limits.js';
+
+/** Where `${env:}` and `${file:}` read from, and what they have read so far (one per readDesired call). */
+export interface SecretSources {
+  env: Record<string, string | undefined>;
+  /** As configured (flag or WSYNC_SECRETS_DIR); undefined when none is. */
+  secretsDir: string | undefined;
+  /** Every value read, so output can be scrubbed of them. */
+  secretValues: Set<string>;
+  /** Per path as written: the file's contents or why it cannot be read. */
+  fileCache: Map<string, { value: string } | { error: string }>;
+  /** The secrets directory's real path, resolved once. */
+  root?: { real: string } | { error: string };
+}
+
+export function createSecretSources(env: Record<string, string | undefined>, secretsDir: string | undefined): SecretSources {
+  return { env, secretsDir, secretValues: new Set(), fileCache: new Map() };
+}
+
+export interface Interpolated {
+  value: string;
+  /** True when some part of the value came from `${env:}` or `${file:}`. */
+  secret: boolean;
+  /** Problems, phrased without any value that was read. */
+  errors: string[];
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const HINT = 'use ${env:NAME} or ${file:PATH}; write $${ for a literal ${';
+
+/** Resolves `${env:NAME}`, `${file:PATH}` and the `$${` escape in one string scalar. */
+export function interpolate(text: string, sources: SecretSources): Interpolated {
+  if (!text.includes('${')) return { value: text, secret: false, errors: [] };
+  let out = '';
+  let secret = false;
+  const errors: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const dollar = text.indexOf('$', i);
+    if (dollar < 0) {
+      out += text.slice(i);
+      break;
+    }
+    out += text.slice(i, dollar);
+    if (text.startsWith('$${', dollar)) {
+      out += '${';
+      i = dollar + 3;
+      continue;
+    }
+    if (!text.startsWith('${', dollar)) {
+      out += '$';
+      i = dollar + 1;
+      continue;
+    }
+    const close = text.indexOf('}', dollar + 2);
+    if (close < 0) {
+      errors.push(`unterminated "\${" (${HINT})`);
+      out += text.slice(dollar);
+      break;
+    }
+    const expression = text.slice(dollar + 2, close);
+    const resolved = resolveExpression(expression, sources);
+    if ('error' in resolved) {
+      errors.push(resolved.error);
+      out += text.slice(dollar, close + 1);
+    } else {
+      out += resolved.value;
+      secret = true;
+      remember(resolved.value, sources);
+    }
+    i = close + 1;
+  }
+  return { value: out, secret, errors };
+}
+
+function remember(value: string, sources: SecretSources): void {
+  sources.secretValues.add(value);
+  // A multi-line secret (a PEM key) could surface one line at a time.
+  if (value.includes('\n')) {
+    for (const line of value.split(/\r?\n/)) if (line.trim().length >= 8) sources.secretValues.add(line.trim());
+  }
+}
+
+function shown(expression: string): string {
+  const text = expression.length > 80 ? `${expression.slice(0, 77)}...` : expression;
+  return `\${${text}}`;
+}
+
+function resolveExpression(expression: string, sources: SecretSources): { value: string } | { error: string } {
+  const colon = expression.indexOf(':');
+  const scheme = colon < 0 ? '' : expression.slice(0, colon);
+  const argument = colon < 0 ? '' : expression.slice(colon + 1);
+  if (scheme === 'env') {
+    if (!ENV_NAME.test(argument)) return { error: `${shown(expression)}: not a valid environment variable name` };
+    const value = sources.env[argument];
+    if (value === undefined) return { error: `environment variable ${argument} is not set (${shown(expression)})` };
+    return { value };
+  }
+  if (scheme === 'file') {
+    if (argument.length === 0) return { error: `${shown(expression)}: missing a path` };
+    let cached = sources.fileCache.get(argument);
+    if (cached === undefined) {
+      cached = readSecretFile(argument, sources);
+      sources.fileCache.set(argument, cached);
+    }
+    return 'error' in cached ? { error: `${shown(expression)}: ${cached.error}` } : cached;
+  }
+  return { error: `unknown placeholder ${shown(expression)} (${HINT})` };
+}
+
+function secretsRoot(sources: SecretSources): { real: string } | { error: string } {
+  if (sources.root) return sources.root;
+  const dir = sources.secretsDir;
+  if (dir === undefined || dir === '') {
+    sources.root = { error: 'no secrets directory is configured (pass --secrets-dir DIR or set WSYNC_SECRETS_DIR)' };
+  } else {
+    try {
+      const real = realpathSync(resolve(dir));
+      sources.root = statSync(real).isDirectory()
+        ? { real }
+        : { error: `the secrets directory ${dir} is not a directory` };
+    } catch {
+      sources.root = { error: `the secrets directory ${dir} does not exist` };
+    }
+  }
+  return sources.root;
+}
+
+function inside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+function readSecretFile(path: string, sources: SecretSources): { value: string } | { error: string } {
+  const root = secretsRoot(sources);
+  if ('error' in root) return root;
+  if (path.split(/[\\/]+/).includes('..')) return { error: 'the path must stay inside the secrets directory (no "..")' };
+  const configured = resolve(sources.secretsDir ?? '');
+  let candidate: string;
+  if (isAbsolute(path)) {
+    const absolute = resolve(path);
+    if (!inside(configured, absolute) && !inside(root.real, absolute)) {
+      return { error: 'an absolute path must point inside the secrets directory' };
+    }
+    candidate = absolute;
+  } else {
+    candidate = resolve(root.real, path);
+  }
+  let real: string;
+  try {
+    real = realpathSync(candidate);
+  } catch {
+    return { error: 'no such file in the secrets directory' };
+  }
+  // A symbolic link inside the directory must not lead out of it.
+  if (!inside(root.real, real)) return { error: 'the path leads outside the secrets directory' };
+  try {
+    const stat = statSync(real);
+    if (!stat.isFile()) return { error: 'not a regular file' };
+    if (stat.size > MAX_SECRET_FILE_BYTES) return { error: `larger than ${MAX_SECRET_FILE_BYTES} bytes` };
+    const text = readFileSync(real, 'utf8');
+    // Editors end files with a newline that is not part of the secret.
+    return { value: text.replace(/\r?\n$/, '') };
+  } catch {
+    return { error: 'the file cannot be read' };
+  }
+}

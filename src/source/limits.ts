@@ -1,0 +1,17 @@
+// Bounds that keep a hostile or broken file from exhausting memory or time. Real resource files are
+// a few kilobytes; these limits are orders of magnitude above anything a person writes by hand.
+
+/** A larger file is refused before it is parsed. */
+export const MAX_FILE_BYTES = 8 * 1024 * 1024;
+/** Alias nodes (`*name`) in one document. */
+export const MAX_ALIASES = 100;
+/** Nodes produced by expanding aliases in one document (bounds "billion laughs" documents). */
+export const MAX_ALIAS_EXPANSION = 10_000;
+/** Nodes in one document after alias expansion. */
+export const MAX_DOCUMENT_NODES = 200_000;
+/** Nesting depth of mappings and sequences. */
+export const MAX_DEPTH = 64;
+/** YAML errors reported per file; the parser often reports a cascade after the first one. */
+export const MAX_YAML_ERRORS_PER_FILE = 10;
+/** A file read through `${file:}` larger than this is refused. */
+export const MAX_SECRET_FILE_BYTES = 1024 * 1024;

@@ -1,0 +1,83 @@
+import type { DesiredResource, Diagnostic, KindName } from '../core/types.js';
+import { isKindName, KINDS } from '../kinds/index.js';
+import { parseFile, type ParsedDocument } from './document.js';
+import { readText, type ListedFile } from './files.js';
+import type { SecretSources } from './interpolate.js';
+import { labelDiagnostics, toResource, type DocumentOutcome } from './resource.js';
+
+/** The natural key a document declares, for finding the same key declared twice. */
+export interface Declaration {
+  kind: KindName;
+  key: string;
+  /** Name and key as written, so an interpolated name is not printed with its value. */
+  shownName: string;
+  shownKey: string;
+}
+
+export interface DocumentResult {
+  skipped: boolean;
+  /** Present when the document is a valid resource. */
+  resource?: DesiredResource;
+  /** Present for every document of a known kind with a name, valid or not. */
+  declaration?: Declaration;
+  /** Where the document starts (file:line:column), for "also declared at". */
+  start: { file: string; line: number; column: number };
+}
+
+/** Everything one file yields; plain data, so a worker thread can hand it over. */
+export interface FileResult {
+  diagnostics: Diagnostic[];
+  documents: DocumentResult[];
+}
+
+/**
+ * The natural key a document declares. Invalid documents count too, so a duplicate is reported
+ * whichever of the two has the other problem.
+ */
+function declarationOf(doc: ParsedDocument, outcome: DocumentOutcome): Declaration | undefined {
+  const value = doc.value;
+  if (outcome.type === 'skipped' || value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const { kind, metadata } = value;
+  if (typeof kind !== 'string' || !isKindName(kind)) return undefined;
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return undefined;
+  if (typeof metadata.name !== 'string') return undefined;
+  const spec = value.spec !== null && typeof value.spec === 'object' && !Array.isArray(value.spec) ? value.spec : {};
+  const module = KINDS[kind];
+  const shownName = doc.written.get('/metadata/name') ?? metadata.name;
+  return { kind, key: module.keyOf(metadata.name, spec), shownName, shownKey: module.keyOf(shownName, spec) };
+}
+
+/** Parses, interpolates and schema-checks one file's text. Never throws. */
+export function processText(path: string, text: string, sources: SecretSources): FileResult {
+  const result: FileResult = { diagnostics: [], documents: [] };
+  try {
+    const parsed = parseFile(text, path, sources);
+    result.diagnostics.push(...parsed.diagnostics);
+    for (const doc of parsed.documents) {
+      const outcome = toResource(doc);
+      labelDiagnostics(doc);
+      result.diagnostics.push(...doc.diagnostics);
+      const entry: DocumentResult = { skipped: outcome.type === 'skipped', start: doc.start };
+      if (outcome.type === 'resource') entry.resource = outcome.resource;
+      const declaration = declarationOf(doc, outcome);
+      if (declaration) entry.declaration = declaration;
+      result.documents.push(entry);
+    }
+  } catch (err) {
+    // Not expected for any input; reported rather than thrown so one file cannot hide the others.
+    const reason = err instanceof Error ? (err.message.split('\n', 1)[0] ?? '') : '';
+    result.diagnostics.push({ severity: 'error', code: 'yaml-syntax', file: path, line: 1, column: 1, message: `cannot be parsed: ${reason}` });
+  }
+  return result;
+}
+
+export function processFile(file: ListedFile, sources: SecretSources): FileResult {
+  const content = readText(file);
+  if ('error' in content) {
+    return {
+      diagnostics: [{ severity: 'error', code: 'file', file: file.path, line: 1, column: 1, message: content.error }],
+      documents: [],
+    };
+  }
+  return processText(file.path, content.text, sources);
+}

@@ -1,0 +1,139 @@
+import { KIND_NAMES, type Diagnostic, type DesiredResource, type JsonObject, type JsonValue, type KindName } from '../core/types.js';
+import { isKindName, KINDS } from '../kinds/index.js';
+import type { ParsedDocument } from './document.js';
+import { translateErrors } from './schema-errors.js';
+import { editDistance, suggestion } from './suggest.js';
+import { validatorFor } from './validator.js';
+
+export const API_VERSION = 'wsync/v1';
+
+/** What one document turned out to be. */
+export type DocumentOutcome =
+  | { type: 'resource'; resource: DesiredResource }
+  /** Not a wsync resource (a CI config, a Kubernetes manifest): ignored and counted. */
+  | { type: 'skipped' }
+  /** A wsync resource (or what looks like one) with problems, all in `diagnostics`. */
+  | { type: 'invalid' };
+
+function isObject(value: JsonValue | undefined): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Does text that is not a mapping look like a resource someone got wrong? */
+function mentionsResource(value: JsonValue): boolean {
+  if (typeof value === 'string') return value.includes('apiVersion') || value.includes(API_VERSION);
+  if (Array.isArray(value)) return value.some((item) => isObject(item) && typeof item.apiVersion === 'string' && item.apiVersion.startsWith('wsync'));
+  return false;
+}
+
+function error(doc: ParsedDocument, code: string, pointer: string, message: string, field?: string): void {
+  const d: Diagnostic = { severity: 'error', code, ...(doc.locations[pointer] ?? doc.start), message };
+  if (field) d.field = field;
+  doc.diagnostics.push(d);
+}
+
+/** Kind and name for messages; an interpolated name is shown as written, never as its value. */
+function label(doc: ParsedDocument): { kind?: string; name?: string } {
+  if (doc.peek) return doc.peek;
+  const value = doc.value;
+  if (!isObject(value)) return {};
+  const out: { kind?: string; name?: string } = {};
+  if (typeof value.kind === 'string' && isKindName(value.kind)) out.kind = value.kind;
+  const metadata = value.metadata;
+  if (isObject(metadata) && typeof metadata.name === 'string') {
+    out.name = doc.written.get('/metadata/name') ?? metadata.name;
+  }
+  return out;
+}
+
+/** Fills kind and name into the document's diagnostics that lack them. */
+export function labelDiagnostics(doc: ParsedDocument): void {
+  const { kind, name } = label(doc);
+  if (kind === undefined) return;
+  for (const d of doc.diagnostics) {
+    if (d.kind === undefined) {
+      d.kind = kind;
+      if (name !== undefined) d.name = name;
+    }
+  }
+}
+
+/** Classifies a parsed document, schema-checks it when it is a resource, and builds the resource. */
+export function toResource(doc: ParsedDocument): DocumentOutcome {
+  const value = doc.value;
+  if (value === undefined) return { type: 'invalid' };
+  if (!isObject(value)) {
+    if (!mentionsResource(value)) return { type: 'skipped' };
+    error(doc, 'not-a-mapping', '', 'a resource document must be a mapping of apiVersion, kind, metadata and spec');
+    return { type: 'invalid' };
+  }
+  const apiVersion = value.apiVersion;
+  if (apiVersion === undefined) {
+    // Only close misspellings: `version` (docker-compose) must not count as a mistyped apiVersion.
+    const near = Object.keys(value).find((k) => editDistance(k.toLowerCase(), 'apiversion', 2) <= 2);
+    if (near !== undefined) {
+      error(doc, 'api-version', `/${near}`, `unknown field "${near}" (did you mean "apiVersion"?)`, near);
+      return { type: 'invalid' };
+    }
+    if (typeof value.kind === 'string' && isKindName(value.kind) && isObject(value.metadata)) {
+      error(doc, 'api-version', '', `missing apiVersion (a ${value.kind} needs apiVersion: ${API_VERSION})`, 'apiVersion');
+      return { type: 'invalid' };
+    }
+    return { type: 'skipped' };
+  }
+  if (apiVersion !== API_VERSION) {
+    // Another tool's document (apiVersion: apps/v1, ...) is none of our business.
+    if (typeof apiVersion !== 'string' || !apiVersion.toLowerCase().startsWith('wsync')) return { type: 'skipped' };
+    error(doc, 'api-version', '/apiVersion', `apiVersion: unsupported version (this wsync reads ${API_VERSION})`, 'apiVersion');
+    return { type: 'invalid' };
+  }
+  const kind = value.kind;
+  if (typeof kind !== 'string' || !isKindName(kind)) {
+    const kinds = KIND_NAMES.join(', ');
+    if (kind === undefined) {
+      error(doc, 'unknown-kind', '', `missing required field "kind" (one of ${kinds})`, 'kind');
+    } else {
+      const text = typeof kind === 'string' ? `unknown kind "${kind}"${suggestion(kind, KIND_NAMES)}` : 'must be a string';
+      error(doc, 'unknown-kind', '/kind', `kind: ${text}; the kinds are ${kinds}`, 'kind');
+    }
+    return { type: 'invalid' };
+  }
+  return validateResource(doc, value, kind);
+}
+
+function validateResource(doc: ParsedDocument, value: JsonObject, kind: KindName): DocumentOutcome {
+  const module = KINDS[kind];
+  const validate = validatorFor(module.schemaFile);
+  if (!validate(value)) {
+    doc.diagnostics.push(
+      ...translateErrors(validate.errors ?? [], {
+        document: value,
+        locations: doc.locations,
+        start: doc.start,
+        skip: doc.reported,
+      }),
+    );
+  }
+  if (doc.diagnostics.some((d) => d.severity === 'error')) return { type: 'invalid' };
+  // The schema has checked the shapes below.
+  const metadata = value.metadata as JsonObject;
+  const name = metadata.name as string;
+  const spec = isObject(value.spec) ? value.spec : {};
+  const annotations: Record<string, string> = {};
+  if (isObject(metadata.annotations)) {
+    for (const [k, v] of Object.entries(metadata.annotations)) if (typeof v === 'string') annotations[k] = v;
+  }
+  return {
+    type: 'resource',
+    resource: {
+      kind,
+      name,
+      key: module.keyOf(name, spec),
+      annotations,
+      spec,
+      source: doc.start,
+      locations: doc.locations,
+      interpolated: doc.interpolated,
+    },
+  };
+}

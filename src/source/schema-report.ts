@@ -1,0 +1,56 @@
+import { KIND_NAMES } from '../core/types.js';
+import { KINDS, parseKindName } from '../kinds/index.js';
+import { schemaDir } from '../util/package-root.js';
+import { loadSchemas, schemaDescription } from './schema-files.js';
+
+export interface SchemaResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+const ENVELOPE = 'envelope.json';
+
+function rows(): [string, string, string][] {
+  const schemas = loadSchemas();
+  const envelope = schemas.get(ENVELOPE);
+  const out: [string, string, string][] = [['envelope', ENVELOPE, envelope ? schemaDescription(envelope) : '']];
+  for (const kind of KIND_NAMES) out.push([kind, KINDS[kind].schemaFile, KINDS[kind].description]);
+  return out;
+}
+
+function table(): string {
+  const list = rows();
+  const kindWidth = Math.max(...list.map((r) => r[0].length));
+  const fileWidth = Math.max(...list.map((r) => r[1].length));
+  const lines = list.map(([kind, file, description]) => `${kind.padEnd(kindWidth)}  ${file.padEnd(fileWidth)}  ${description}`);
+  lines.push(
+    '',
+    `Schemas are in ${schemaDir()}. Print one with: wsync schema KIND`,
+    'Editors validate as you type when a file starts with: # yaml-language-server: $schema=<path>/monitor.json',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function fileFor(name: string): string | undefined {
+  if (name.trim().toLowerCase() === 'envelope') return ENVELOPE;
+  const kind = parseKindName(name);
+  return kind ? KINDS[kind].schemaFile : undefined;
+}
+
+/** `wsync schema [KIND] [--all]`. */
+export function renderSchemas(kind: string | undefined, options: { all?: boolean } = {}): SchemaResult {
+  const schemas = loadSchemas();
+  if (options.all) {
+    if (kind !== undefined) return { stdout: '', stderr: 'wsync schema: give a KIND or --all, not both\n', exitCode: 1 };
+    return { stdout: `${JSON.stringify(Object.fromEntries(schemas), null, 2)}\n`, stderr: '', exitCode: 0 };
+  }
+  if (kind === undefined) return { stdout: table(), stderr: '', exitCode: 0 };
+  const file = fileFor(kind);
+  const schema = file === undefined ? undefined : schemas.get(file);
+  if (schema === undefined) {
+    const names = ['envelope', ...KIND_NAMES].join(', ');
+    return { stdout: '', stderr: `wsync schema: unknown kind "${kind}"; one of ${names}\n`, exitCode: 1 };
+  }
+  return { stdout: `${JSON.stringify(schema, null, 2)}\n`, stderr: '', exitCode: 0 };
+}

@@ -1,0 +1,84 @@
+import { formatDiagnostic, sortDiagnostics } from '../core/diagnostics.js';
+import { createRedactor } from '../core/redact.js';
+import type { Desired, Diagnostic } from '../core/types.js';
+import { checkReferences, declaredObjects, readDesired } from './index.js';
+
+export interface ValidateOptions {
+  format?: 'text' | 'json';
+  secretsDir?: string;
+  /** Errors only: no warnings, no summary line. */
+  quiet?: boolean;
+  env?: Record<string, string | undefined>;
+}
+
+export interface ValidateResult {
+  output: string;
+  exitCode: number;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** The same fields in the same order every time, for diffs of JSON output. */
+function diagnosticJson(d: Diagnostic): Record<string, unknown> {
+  const out: Record<string, unknown> = { severity: d.severity, code: d.code };
+  if (d.file !== undefined) Object.assign(out, { file: d.file, line: d.line, column: d.column });
+  if (d.kind !== undefined) out.kind = d.kind;
+  if (d.name !== undefined) out.name = d.name;
+  if (d.field !== undefined) out.field = d.field;
+  out.message = d.message;
+  return out;
+}
+
+/** Secrets as they appear inside JSON strings too (quotes, backslashes and newlines escaped). */
+function redactorFor(desired: Desired): (text: string) => string {
+  const forms = new Set<string>();
+  for (const value of desired.secretValues) {
+    forms.add(value);
+    forms.add(JSON.stringify(value).slice(1, -1));
+  }
+  return createRedactor(forms);
+}
+
+/** What `wsync validate` prints for a Desired, and its exit code (0 valid, 1 not). */
+export function renderValidation(desired: Desired, options: Pick<ValidateOptions, 'format' | 'quiet'> = {}): ValidateResult {
+  const all = sortDiagnostics([...desired.diagnostics, ...checkReferences(desired.resources, declaredObjects(desired))]);
+  const errors = all.filter((d) => d.severity === 'error').length;
+  const warnings = all.length - errors;
+  const shown = options.quiet ? all.filter((d) => d.severity === 'error') : all;
+  const resources = desired.stats.documents - desired.stats.skipped;
+  const redact = redactorFor(desired);
+  let output: string;
+  if (options.format === 'json') {
+    const report = {
+      valid: errors === 0,
+      resources,
+      files: desired.stats.files,
+      skipped: desired.stats.skipped,
+      errors,
+      warnings,
+      diagnostics: shown.map(diagnosticJson),
+    };
+    output = `${redact(JSON.stringify(report, null, 2))}\n`;
+  } else {
+    const lines = shown.map((d) => redact(formatDiagnostic(d)));
+    if (!options.quiet) {
+      const verdict =
+        errors === 0
+          ? `valid${warnings > 0 ? ` (${plural(warnings, 'warning')})` : ''}`
+          : `${plural(errors, 'error')}${warnings > 0 ? `, ${plural(warnings, 'warning')}` : ''}`;
+      lines.push(`${plural(resources, 'resource')} in ${plural(desired.stats.files, 'file')}: ${verdict}`);
+    }
+    output = lines.map((line) => `${line}\n`).join('');
+  }
+  return { output, exitCode: errors === 0 ? 0 : 1 };
+}
+
+/** `wsync validate DIR`: read, check, render. */
+export async function runValidate(dir: string, options: ValidateOptions = {}): Promise<ValidateResult> {
+  const readOptions: { secretsDir?: string; env?: Record<string, string | undefined> } = {};
+  if (options.secretsDir !== undefined) readOptions.secretsDir = options.secretsDir;
+  if (options.env !== undefined) readOptions.env = options.env;
+  return renderValidation(await readDesired(dir, readOptions), options);
+}

@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { isAbsolute, join, relative } from 'node:path';
+import type { Inventory, InventoryEntry, KindName } from '../core/types.js';
+import { writeFileAtomic } from './atomic.js';
+import { HASH_KEY_FILE, INVENTORY_FILE, loadInventory, readHashKey, serializeInventory, sortEntries } from './inventory-file.js';
+import { acquireLock, type LockOwner } from './lock.js';
+
+export { loadInventory, InventoryFileError } from './inventory-file.js';
+export { StateLockedError, type LockOwner } from './lock.js';
+export { writeTokenSecret, tokenFileName } from './tokens.js';
+export { writeFileAtomic } from './atomic.js';
+
+export interface OpenStateOptions {
+  /** Take `<stateDir>/lock` for as long as the handle is open (apply, the daemon). */
+  lock: boolean;
+  /** Where warnings go (a stale lock taken over); default stderr. */
+  warn?: (message: string) => void;
+}
+
+/** The inventory of a state directory, opened for writing. */
+export interface StateHandle {
+  readonly dir: string;
+  /** The current inventory, including everything recorded through this handle. */
+  readonly inventory: Inventory;
+  readonly lockOwner: LockOwner | undefined;
+  /** Records that wsync owns an object (replacing an entry of the same kind and key or id); durable when it resolves. */
+  record(entry: InventoryEntry): Promise<void>;
+  /** Drops an object from the inventory; durable when it resolves. */
+  forget(kind: KindName, id: string): Promise<void>;
+  /** Resolves once every record/forget so far is on disk. */
+  flush(): Promise<void>;
+  /** Flushes and releases the lock. */
+  close(): Promise<void>;
+}
+
+/** The state directory as a user would name it: relative to the working directory when inside it. */
+export function displayStateDir(stateDir: string): string {
+  const rel = relative(process.cwd(), stateDir);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : stateDir;
+}
+
+async function ensureHashKey(stateDir: string): Promise<string> {
+  const existing = await readHashKey(stateDir);
+  if (existing !== undefined) return existing;
+  const key = randomBytes(32).toString('hex');
+  await writeFileAtomic(join(stateDir, HASH_KEY_FILE), `${key}\n`, 0o600);
+  return key;
+}
+
+export async function openState(stateDir: string, options: OpenStateOptions): Promise<StateHandle> {
+  const warn = options.warn ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
+  await mkdir(stateDir, { recursive: true, mode: 0o700 });
+  const lock = options.lock ? await acquireLock(stateDir, displayStateDir(stateDir), warn) : undefined;
+  try {
+    const loaded = await loadInventory(stateDir);
+    const hashKey = await ensureHashKey(stateDir);
+    return createHandle(stateDir, loaded.entries, hashKey, lock);
+  } catch (err) {
+    await lock?.release();
+    throw err;
+  }
+}
+
+function createHandle(
+  dir: string,
+  initial: InventoryEntry[],
+  hashKey: string,
+  lock: Awaited<ReturnType<typeof acquireLock>> | undefined,
+): StateHandle {
+  const file = join(dir, INVENTORY_FILE);
+  let entries = sortEntries(initial);
+  let closed = false;
+  // Writes are serialized; records arriving while a write runs share the next one.
+  let chain: Promise<void> = Promise.resolve();
+  let queued: Promise<void> | undefined;
+
+  function persist(): Promise<void> {
+    if (queued) return queued;
+    const next = chain
+      .catch(() => undefined)
+      .then(() => {
+        queued = undefined;
+        return writeFileAtomic(file, serializeInventory(entries), 0o600);
+      });
+    queued = next;
+    chain = next;
+    return next;
+  }
+
+  function assertOpen(): void {
+    if (closed) throw new Error(`state directory ${displayStateDir(dir)}: the inventory was already closed`);
+  }
+
+  return {
+    dir,
+    get inventory(): Inventory {
+      return { version: 1, entries: entries.map((e) => ({ ...e })), hashKey };
+    },
+    lockOwner: lock?.owner,
+    record(entry) {
+      assertOpen();
+      const rest = entries.filter(
+        (e) => !(e.kind === entry.kind && (e.key === entry.key || e.id === entry.id)),
+      );
+      entries = sortEntries([...rest, entry]);
+      return persist();
+    },
+    forget(kind, id) {
+      assertOpen();
+      const rest = entries.filter((e) => !(e.kind === kind && e.id === id));
+      if (rest.length === entries.length) return chain.catch(() => undefined);
+      entries = rest;
+      return persist();
+    },
+    flush() {
+      return chain;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        await chain;
+      } finally {
+        await lock?.release();
+      }
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Inventory, InventoryEntry } from '../core/types.js';
+import { isKindName } from '../kinds/index.js';
+
+export const INVENTORY_FILE = 'inventory.json';
+export const HASH_KEY_FILE = 'hash.key';
+
+/** The inventory file cannot be used. Never reset it silently: that would orphan owned objects. */
+export class InventoryFileError extends Error {
+  constructor(
+    readonly file: string,
+    detail: string,
+  ) {
+    super(
+      `${file}: ${detail}. The inventory records which objects wsync owns; fix or restore the file ` +
+        '(deleting it makes wsync forget what it owns, so nothing would be pruned)',
+    );
+    this.name = 'InventoryFileError';
+  }
+}
+
+function compareEntries(a: InventoryEntry, b: InventoryEntry): number {
+  if (a.kind !== b.kind) return a.kind < b.kind ? -1 : 1;
+  if (a.key !== b.key) return a.key < b.key ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+function canonicalEntry(entry: InventoryEntry): InventoryEntry {
+  const out: InventoryEntry = { kind: entry.kind, key: entry.key, id: entry.id };
+  if (entry.secretHashes && Object.keys(entry.secretHashes).length > 0) {
+    out.secretHashes = Object.fromEntries(Object.entries(entry.secretHashes).sort(([a], [b]) => (a < b ? -1 : 1)));
+  }
+  if (entry.pruneDisabled) out.pruneDisabled = true;
+  return out;
+}
+
+export function sortEntries(entries: readonly InventoryEntry[]): InventoryEntry[] {
+  return entries.map(canonicalEntry).sort(compareEntries);
+}
+
+/** The file's text: stable order, one field a line, so a diff of two versions reads well. */
+export function serializeInventory(entries: readonly InventoryEntry[]): string {
+  return `${JSON.stringify({ version: 1, entries: sortEntries(entries) }, null, 2)}\n`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+export function parseInventory(text: string, file: string): InventoryEntry[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new InventoryFileError(file, `not valid JSON (${(err as Error).message})`);
+  }
+  if (!isRecord(doc)) throw new InventoryFileError(file, 'expected an object with "version" and "entries"');
+  if (doc.version !== 1) throw new InventoryFileError(file, `unsupported version ${JSON.stringify(doc.version)} (expected 1)`);
+  if (!Array.isArray(doc.entries)) throw new InventoryFileError(file, '"entries" must be an array');
+  return doc.entries.map((raw: unknown, i: number): InventoryEntry => {
+    const at = `entries[${i}]`;
+    if (!isRecord(raw)) throw new InventoryFileError(file, `${at} must be an object`);
+    const { kind, key, id, secretHashes, pruneDisabled } = raw;
+    if (typeof kind !== 'string' || !isKindName(kind)) throw new InventoryFileError(file, `${at}.kind: unknown kind ${JSON.stringify(kind)}`);
+    if (typeof key !== 'string' || key === '') throw new InventoryFileError(file, `${at}.key must be a non-empty string`);
+    if (typeof id !== 'string' || id === '') throw new InventoryFileError(file, `${at}.id must be a non-empty string`);
+    const entry: InventoryEntry = { kind, key, id };
+    if (secretHashes !== undefined) {
+      if (!isRecord(secretHashes) || !Object.values(secretHashes).every((v) => typeof v === 'string')) {
+        throw new InventoryFileError(file, `${at}.secretHashes must map JSON Pointers to strings`);
+      }
+      entry.secretHashes = secretHashes as Record<string, string>;
+    }
+    if (pruneDisabled !== undefined) {
+      if (typeof pruneDisabled !== 'boolean') throw new InventoryFileError(file, `${at}.pruneDisabled must be true or false`);
+      if (pruneDisabled) entry.pruneDisabled = true;
+    }
+    return entry;
+  });
+}
+
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ENOTDIR') throw new InventoryFileError(path, 'the state directory is not a directory');
+    throw err;
+  }
+}
+
+export async function readHashKey(stateDir: string): Promise<string | undefined> {
+  const text = await readIfExists(join(stateDir, HASH_KEY_FILE));
+  if (text === undefined) return undefined;
+  const key = text.trim();
+  if (!/^[0-9a-f]{64}$/i.test(key)) {
+    throw new InventoryFileError(
+      join(stateDir, HASH_KEY_FILE),
+      'expected 64 hex digits (the key of the secret hashes in the inventory)',
+    );
+  }
+  return key;
+}
+
+/**
+ * Reads the inventory of a state directory without locking it (plan, export, status use this).
+ * A missing directory or file is an empty inventory; a corrupt file is an error naming it.
+ */
+export async function loadInventory(stateDir: string): Promise<Inventory> {
+  const file = join(stateDir, INVENTORY_FILE);
+  const text = await readIfExists(file);
+  const entries = text === undefined ? [] : parseInventory(text, file);
+  return { version: 1, entries: sortEntries(entries), hashKey: (await readHashKey(stateDir)) ?? '' };
+}

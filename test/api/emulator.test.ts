@@ -1,0 +1,98 @@
+// The client against the real emulator over 127.0.0.1: pacing at the server's limit, and what
+// happens to writes whose answer is lost.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/api/client.js';
+import { ApiError } from '../../src/api/errors.js';
+import type { ApiClient } from '../../src/api/types.js';
+import { listKind } from '../../src/live/index.js';
+import { ADMIN_TOKEN, startTestEmulator, type LoggedRequest, type TestEmulator } from './emulator-helper.js';
+
+let emulator: TestEmulator | undefined;
+let client: ApiClient | undefined;
+
+afterEach(async () => {
+  await client?.close();
+  await emulator?.close();
+  client = undefined;
+  emulator = undefined;
+});
+
+function perSecond(log: LoggedRequest[]): number[] {
+  const counts = new Map<string, number>();
+  for (const r of log) counts.set(r.at.slice(0, 19), (counts.get(r.at.slice(0, 19)) ?? 0) + 1);
+  return [...counts.values()];
+}
+
+const notifier = (name: string) => ({ name, properties: { slack: { slackUrl: 'https://hooks.slack.com/services/T/B/X' } } });
+
+describe('client against the emulator', () => {
+  it('paces creates at the server limit with concurrency 4: no 429, no window over the limit', async () => {
+    const rate = 25;
+    const total = 60;
+    emulator = await startTestEmulator({ rateLimit: rate });
+    const c = (client = createApiClient({ url: emulator.url, token: () => ADMIN_TOKEN }));
+    const started = Date.now();
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < total) {
+        const i = next++;
+        await c.request({ method: 'POST', path: '/v2/notifiers', body: notifier(`n-${i}`) });
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    const elapsed = Date.now() - started;
+
+    const log = await emulator.requests();
+    expect(log).toHaveLength(total);
+    expect(log.filter((r) => r.status === 429)).toHaveLength(0);
+    expect(c.stats).toMatchObject({ requests: total, retries: 0, rateLimited: 0 });
+    for (const count of perSecond(log)) expect(count).toBeLessThanOrEqual(rate);
+    // 60 requests at 25 a second touch at least three windows, so more than one second; pacing adds little.
+    expect(elapsed).toBeGreaterThan(1000);
+    expect(elapsed).toBeLessThan((total / rate) * 1000 + 800);
+    expect(await listKind(c, 'Notifier')).toHaveLength(total);
+  });
+
+  it('does not retry a POST whose answer was lost; re-listing finds the object', async () => {
+    emulator = await startTestEmulator();
+    client = createApiClient({ url: emulator.url, token: () => ADMIN_TOKEN, retryBaseMs: 1 });
+    await emulator.faults({ dropAfterWriteRate: 1 });
+    const err = await client.request({ method: 'POST', path: '/v2/notifiers', body: notifier('lost-answer') }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ noAnswer: true, method: 'POST', attempts: 1 });
+    await emulator.faults({ dropAfterWriteRate: 0 });
+    expect((await emulator.requests()).filter((r) => r.method === 'POST')).toHaveLength(1);
+    const live = await listKind(client, 'Notifier');
+    expect(live.map((o) => o.raw.name)).toEqual(['lost-answer']);
+  });
+
+  it('retries a PUT whose answer was lost; a lost DELETE answers 404 on retry', async () => {
+    emulator = await startTestEmulator();
+    client = createApiClient({ url: emulator.url, token: () => ADMIN_TOKEN, retryBaseMs: 1, retryCapMs: 5 });
+    const created = await client.request<{ id: string }>({ method: 'POST', path: '/v2/notifiers', body: notifier('n') });
+    const path = `/v2/notifiers/${created.body.id}`;
+    await emulator.faults({ dropAfterWriteRate: 1 });
+
+    // Every answer is lost: the PUT is sent 1 + maxRetries times (it is idempotent), then fails.
+    const putErr = await client.request({ method: 'PUT', path, body: notifier('renamed') }).catch((e: unknown) => e);
+    expect(putErr).toMatchObject({ noAnswer: true, attempts: 7 });
+    expect((await emulator.requests()).filter((r) => r.method === 'PUT').map((r) => r.status)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+
+    // The first DELETE is applied and its answer lost; the retry finds nothing. Apply must read a
+    // 404 on DELETE as "already gone".
+    const deleteErr = await client.request({ method: 'DELETE', path }).catch((e: unknown) => e);
+    expect(deleteErr).toMatchObject({ status: 404, attempts: 2, noAnswer: false });
+    await emulator.faults({ dropAfterWriteRate: 0 });
+    expect(await listKind(client, 'Notifier')).toEqual([]);
+  });
+
+  it('keeps the token out of the error for a refused token', async () => {
+    emulator = await startTestEmulator();
+    const wrong = 'wrong-token-that-must-not-leak';
+    client = createApiClient({ url: emulator.url, token: () => wrong });
+    const err = await client.request({ method: 'GET', path: '/v2/monitors' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status).toBe(401);
+    expect(`${(err as ApiError).message} ${JSON.stringify(err)}`).not.toContain(wrong);
+  });
+});

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { KIND_NAMES } from '../../src/core/types.js';
+import { KINDS } from '../../src/kinds/index.js';
+import { packageRoot } from '../../src/util/package-root.js';
+import { runCli } from './run-cli.js';
+
+const schemaFile = (file: string): unknown => JSON.parse(readFileSync(join(packageRoot(), 'schemas', file), 'utf8'));
+
+describe('wsync schema', () => {
+  it('without KIND lists every kind with its schema file and description', async () => {
+    const result = await runCli(['schema']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toMatch(/^envelope\s+envelope\.json\s+\S/);
+    for (const kind of KIND_NAMES) {
+      expect(lines.some((l) => l.startsWith(kind) && l.includes(KINDS[kind].schemaFile) && l.includes(KINDS[kind].description))).toBe(true);
+    }
+    expect(result.stdout).toContain('yaml-language-server: $schema=');
+  });
+
+  it('prints one schema for any spelling of a kind, and the envelope', async () => {
+    for (const [arg, file] of [
+      ['Monitor', 'monitor.json'],
+      ['monitors', 'monitor.json'],
+      ['starred-queries', 'starredquery.json'],
+      ['apitoken', 'apitoken.json'],
+      ['envelope', 'envelope.json'],
+    ]) {
+      const result = await runCli(['schema', arg!]);
+      expect(result.code, arg).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual(schemaFile(file!));
+    }
+  });
+
+  it('--all prints every schema keyed by file name', async () => {
+    const result = await runCli(['schema', '--all']);
+    expect(result.code).toBe(0);
+    const all = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(Object.keys(all).sort()).toEqual(['envelope.json', ...KIND_NAMES.map((k) => KINDS[k].schemaFile)].sort());
+    expect(all['notifier.json']).toEqual(schemaFile('notifier.json'));
+  });
+
+  it('an unknown kind is exit 1 with the valid ones', async () => {
+    const result = await runCli(['schema', 'widgets']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('unknown kind "widgets"');
+    for (const kind of KIND_NAMES) expect(result.stderr).toContain(kind);
+  });
+});

@@ -1,0 +1,277 @@
+// End to end: `node bin/wsync.js validate` (build first: npm test does).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readDesired } from '../../src/source/index.js';
+import { renderValidation } from '../../src/source/validate-report.js';
+import { packageRoot } from '../../src/util/package-root.js';
+import { makeTree } from '../source/helpers.js';
+import { runCli } from './run-cli.js';
+
+const cleanups: (() => void)[] = [];
+afterAll(() => {
+  for (const cleanup of cleanups) cleanup();
+});
+function tree(files: Record<string, string>, prefix?: string): string {
+  const { dir, cleanup } = makeTree(files, prefix);
+  cleanups.push(cleanup);
+  return dir;
+}
+
+const EXAMPLE_ENV = {
+  WSYNC_SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T000/B000/example',
+  WSYNC_PAGERDUTY_ROUTING_KEY: 'example-routing-key',
+  WSYNC_INCIDENT_WEBHOOK_TOKEN: 'example-token',
+};
+
+const notifier = `apiVersion: wsync/v1
+kind: Notifier
+metadata:
+  name: oncall
+spec:
+  properties:
+    email:
+      emails: [oncall@example.com]
+`;
+const monitor = (name: string, extra = ''): string => `apiVersion: wsync/v1
+kind: Monitor
+metadata:
+  name: ${name}
+spec:
+  type: Threshold
+  aplQuery: "['checkout'] | count"
+  operator: Above
+  threshold: 25
+  notifiers: [oncall, pager]
+${extra}`;
+
+describe('wsync validate', () => {
+  it('passes the examples: exit 0 and a summary line', async () => {
+    const result = await runCli(['validate', join(packageRoot(), 'config-examples')], EXAMPLE_ENV);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^\d+ resources in \d+ files: valid\n$/);
+  });
+
+  it('defaults DIR to the working directory', async () => {
+    const dir = tree({ 'n.yaml': notifier });
+    const result = await runCli(['validate'], {}, dir);
+    expect(result).toMatchObject({ code: 0, stdout: '1 resource in 1 file: valid\n' });
+  });
+
+  it('prints every problem at once as file:line:column: kind/name: message, then the counts; exit 1', async () => {
+    const dir = tree({
+      'notifiers.yaml': notifier,
+      'monitors/a.yaml': monitor('checkout', '  treshold: 3\n  intervalMinutes: 0\n'),
+      'monitors/b.yaml': monitor('latency'),
+      'monitors/c.yml': 'apiVersion: wsync/v1\nkind: Monitor\nmetadata: {name: broken\n',
+    });
+    const result = await runCli(['validate', dir]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('');
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toContain('monitors/a.yaml:11:3: Monitor/checkout: spec: unknown field "treshold" (did you mean "threshold"?)');
+    expect(lines).toContain('monitors/a.yaml:12:3: Monitor/checkout: spec.intervalMinutes: must be >= 1');
+    expect(lines).toContain(
+      'monitors/b.yaml:10:23: Monitor/latency: warning: spec.notifiers[1]: no Notifier named "pager" is declared in this directory; it must exist live',
+    );
+    expect(lines.some((l) => l.startsWith('monitors/c.yml:') && l.includes('Monitor/broken'))).toBe(true);
+    expect(lines.at(-1)).toMatch(/^4 resources in 4 files: \d+ errors, 1 warning$/);
+  });
+
+  it('--format json gives counts and diagnostics for machines', async () => {
+    const dir = tree({ 'a.yaml': monitor('checkout', '  treshold: 3\n'), 'ci.yaml': 'on: push\n' });
+    const result = await runCli(['validate', dir, '--format', 'json']);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as Record<string, unknown>;
+    // References of a document with errors are checked once it is valid.
+    expect(report).toMatchObject({ valid: false, resources: 1, files: 2, skipped: 1, errors: 1, warnings: 0 });
+    expect(report.diagnostics).toContainEqual({
+      severity: 'error',
+      code: 'unknown-field',
+      file: 'a.yaml',
+      line: 11,
+      column: 3,
+      kind: 'Monitor',
+      name: 'checkout',
+      field: 'spec.treshold',
+      message: 'spec: unknown field "treshold" (did you mean "threshold"?)',
+    });
+    const valid = await runCli(['validate', tree({ 'n.yaml': notifier }), '--format=json']);
+    expect(JSON.parse(valid.stdout)).toEqual({ valid: true, resources: 1, files: 1, skipped: 0, errors: 0, warnings: 0, diagnostics: [] });
+    expect(valid.code).toBe(0);
+  });
+
+  it('warnings alone keep exit 0; --quiet prints errors only', async () => {
+    const dir = tree({ 'a.yaml': monitor('checkout') });
+    const loud = await runCli(['validate', dir]);
+    expect(loud.code).toBe(0);
+    expect(loud.stdout).toMatch(/1 resource in 1 file: valid \(2 warnings\)\n$/);
+    const quiet = await runCli(['validate', dir, '--quiet']);
+    expect(quiet).toMatchObject({ code: 0, stdout: '' });
+    const broken = await runCli(['validate', tree({ 'a.yaml': monitor('checkout', '  treshold: 1\n') }), '-q']);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout.trimEnd().split('\n')).toEqual(['a.yaml:11:3: Monitor/checkout: spec: unknown field "treshold" (did you mean "threshold"?)']);
+  });
+
+  it('a missing directory is exit 1 with the reason', async () => {
+    const result = await runCli(['validate', '/nonexistent/wsync-dir']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('/nonexistent/wsync-dir: no such directory');
+  });
+
+  it('an unknown --format is a usage error', async () => {
+    const result = await runCli(['validate', '.', '--format', 'yaml']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('yaml');
+  });
+
+  it('reads ${file:} from --secrets-dir or WSYNC_SECRETS_DIR', async () => {
+    const secrets = tree({ 'slack-url': 'https://hooks.slack.com/services/T/B/x\n' }, 'wsync-secrets-');
+    const dir = tree({
+      'n.yaml': 'apiVersion: wsync/v1\nkind: Notifier\nmetadata: {name: s}\nspec:\n  properties:\n    slack: {slackUrl: "${file:slack-url}"}\n',
+    });
+    expect(await runCli(['validate', dir, '--secrets-dir', secrets])).toMatchObject({ code: 0 });
+    expect(await runCli(['validate', dir], { WSYNC_SECRETS_DIR: secrets })).toMatchObject({ code: 0 });
+    const none = await runCli(['validate', dir]);
+    expect(none.code).toBe(1);
+    expect(none.stdout).toContain('--secrets-dir');
+  });
+
+  it('gives the same answer for a large tree (read on two threads) as the in-process reader', async () => {
+    const files: Record<string, string> = { 'notifiers.yaml': notifier };
+    for (let i = 0; i < 80; i++) {
+      const extra = i % 7 === 0 ? '  treshold: 3\n' : i % 11 === 0 ? '  intervalMinutes: 0\n' : '';
+      files[`team-${i % 5}/m-${String(i).padStart(3, '0')}.yaml`] = [monitor(`m-${i}`, extra), monitor(`m-${i}-b`)].join('---\n');
+    }
+    files['team-1/dup.yaml'] = monitor('m-3');
+    const dir = tree(files);
+    const cli = await runCli(['validate', dir, '--format', 'json']);
+    const inProcess = renderValidation(await readDesired(dir, { env: {} }), { format: 'json' });
+    expect(cli.stdout).toBe(inProcess.output);
+    expect(cli.code).toBe(inProcess.exitCode);
+    const report = JSON.parse(cli.stdout) as { resources: number; errors: number };
+    expect(report.resources).toBe(162);
+    expect(report.errors).toBeGreaterThan(10);
+  });
+});
+
+describe('wsync validate never prints a secret', () => {
+  const SECRETS = {
+    slackUrl: 'https://hooks.slack.com/services/T0SECRET/B0SECRET/slackSecretValue',
+    routingKey: 'pd-routing-key-SECRET-1234',
+    operator: 'AboveSecretOperator',
+    name: 'secret-monitor-name',
+    notifierRef: 'secret-notifier-reference',
+    notUrl: 'not a url but SECRET-url-value',
+    fileToken: 'Bearer file-token-SECRET-5678',
+    tricky: 'quote"and\\backslash SECRET',
+    multi: '-----BEGIN KEY-----\nMIIsecretline0123456789\n-----END KEY-----',
+  };
+  const env = {
+    SLACK_URL: SECRETS.slackUrl,
+    PD_KEY: SECRETS.routingKey,
+    OPERATOR: SECRETS.operator,
+    NAME: SECRETS.name,
+    NOTIFIER: SECRETS.notifierRef,
+    NOT_URL: SECRETS.notUrl,
+  };
+
+  function secretTree(): { dir: string; secretsDir: string } {
+    const secretsDir = tree({ 'webhook/token': `${SECRETS.fileToken}\n`, tricky: SECRETS.tricky, 'key.pem': SECRETS.multi }, 'wsync-secrets-');
+    writeFileSync(join(secretsDir, 'unused'), 'x');
+    const dir = tree({
+      'notifiers.yaml': `apiVersion: wsync/v1
+kind: Notifier
+metadata:
+  name: slack
+spec:
+  properties:
+    slack:
+      slackUrl: \${env:SLACK_URL}
+      slackChannel: "#oncall"
+---
+apiVersion: wsync/v1
+kind: Notifier
+metadata:
+  name: pager
+spec:
+  properties:
+    pagerduty:
+      routingKey: \${env:PD_KEY}
+      token: \${file:tricky}
+    slack:
+      slackUrl: \${env:NOT_URL}
+---
+apiVersion: wsync/v1
+kind: Notifier
+metadata:
+  name: hook
+spec:
+  properties:
+    customWebhook:
+      url: \${env:NOT_URL}
+      body: \${file:key.pem}
+      secretHeaders:
+        Authorization: \${file:webhook/token}
+        X-Key: \${file:key.pem}
+      bogus: 1
+`,
+      'monitors.yaml': `apiVersion: wsync/v1
+kind: Monitor
+metadata:
+  name: \${env:NAME}
+spec:
+  type: Threshold
+  aplQuery: x
+  operator: \${env:OPERATOR}
+  threshold: 1
+  notifiers: ["\${env:NOTIFIER}", "\${env:MISSING}"]
+---
+apiVersion: wsync/v1
+kind: Monitor
+metadata:
+  name: \${env:NAME}
+spec:
+  type: MatchEvent
+  aplQuery: \${file:webhook/token}
+  notifiers: ["\${env:NOTIFIER}"]
+  treshold: \${env:PD_KEY}
+---
+apiVersion: wsync/v1
+kind: Monitor
+metadata:
+  name: valid-one
+spec:
+  type: MatchEvent
+  aplQuery: \${file:webhook/token}
+  notifiers: ["\${env:NOTIFIER}"]
+`,
+    });
+    return { dir, secretsDir };
+  }
+
+  it('in text, JSON and quiet output, with errors all around the secrets', async () => {
+    const { dir, secretsDir } = secretTree();
+    const outputs: string[] = [];
+    for (const args of [[], ['--format', 'json'], ['--quiet'], ['--format', 'json', '--quiet']]) {
+      const result = await runCli(['validate', dir, '--secrets-dir', secretsDir, ...args], env);
+      expect(result.code).toBe(1);
+      outputs.push(result.stdout, result.stderr);
+    }
+    const all = outputs.join('\n');
+    // The problems are reported...
+    expect(all).toContain('unknown field "slackChannel"');
+    expect(all).toContain('spec.operator: must be one of');
+    expect(all).toContain('environment variable MISSING is not set');
+    expect(all).toContain('is also declared at monitors.yaml:1:1');
+    expect(all).toContain('unknown field "bogus"');
+    expect(all).toContain('no Notifier by this interpolated name');
+    // ...and no secret, nor any line of one, nor its JSON-escaped form.
+    for (const secret of Object.values(SECRETS)) {
+      for (const form of [secret, JSON.stringify(secret).slice(1, -1), ...secret.split('\n').filter((l) => l.length > 12)]) {
+        expect(all).not.toContain(form);
+      }
+    }
+  });
+});

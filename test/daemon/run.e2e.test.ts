@@ -1,0 +1,117 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, createEnv, eventually, monitorYaml, notifierYaml, sleep, type Env } from './harness.js';
+import { parsePrometheusText, sampleValue } from './prom-text.js';
+
+let env: Env;
+beforeAll(async () => {
+  assertBuilt();
+  env = await createEnv();
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+async function monitorThreshold(name: string): Promise<unknown> {
+  const state = await env.state();
+  return (state.monitors ?? []).find((m) => m.name === name)?.threshold;
+}
+
+describe('wsync run against the emulator', () => {
+  it('converges at start and on every edit; a broken file writes nothing, logs the error and keeps serving', async () => {
+    const dir = join(env.tmp, 'edit');
+    await mkdir(dir);
+    await writeFile(join(dir, 'notifiers.yaml'), notifierYaml('team-email'));
+    await writeFile(join(dir, 'monitors.yaml'), monitorYaml('checkout-errors', 10));
+    const d = env.start([dir, '--resync', 'off', '--debounce', '100']);
+    const url = await d.url();
+
+    const first = await d.waitReconcile(0, { trigger: 'start' });
+    expect(first).toMatchObject({ result: 'applied', created: 2, failed: 0 });
+    expect(await monitorThreshold('checkout-errors')).toBe(10);
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    // One log line per change.
+    expect(d.lines.filter((l) => l.msg === 'change' && l.outcome === 'done').map((l) => `${l.action} ${l.kind}/${l.key}`).sort()).toEqual([
+      'create Monitor/checkout-errors',
+      'create Notifier/team-email',
+    ]);
+
+    // Edit -> converged.
+    let mark = d.mark;
+    await writeFile(join(dir, 'monitors.yaml'), monitorYaml('checkout-errors', 42));
+    const edited = await d.waitReconcile(mark, { trigger: 'change' });
+    expect(edited).toMatchObject({ result: 'applied', updated: 1, drift: 1 });
+    expect(typeof edited.duration_ms).toBe('number');
+    expect(await monitorThreshold('checkout-errors')).toBe(42);
+
+    // Break -> nothing written, error logged naming the file, still serving, still ready.
+    const writesBefore = (await env.writes()).length;
+    mark = d.mark;
+    await writeFile(join(dir, 'monitors.yaml'), monitorYaml('checkout-errors', 7).replace('threshold: 7', 'threshold: [7'));
+    const broken = await d.waitReconcile(mark, { trigger: 'change' });
+    expect(broken.result).toBe('invalid');
+    expect(broken.level).toBe('error');
+    expect(String(broken.error)).toContain('monitors.yaml');
+    expect(d.lines.slice(mark).some((l) => l.level === 'error' && l.file === 'monitors.yaml')).toBe(true);
+    await sleep(300);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    const page = await (await fetch(`${url}/`)).text();
+    expect(page).toMatch(/id="last-result">invalid/);
+    expect((await env.writes()).length).toBe(writesBefore);
+    expect(await monitorThreshold('checkout-errors')).toBe(42);
+
+    // Fix -> converged, even though a retry with backoff was armed.
+    mark = d.mark;
+    await writeFile(join(dir, 'monitors.yaml'), monitorYaml('checkout-errors', 7));
+    await d.waitReconcile(mark, { trigger: 'change', result: 'applied' });
+    expect(await monitorThreshold('checkout-errors')).toBe(7);
+
+    // /metrics parses and counts what happened.
+    const families = parsePrometheusText(await (await fetch(`${url}/metrics`)).text());
+    expect(sampleValue(families, 'wsync_reconcile_total', { result: 'applied', trigger: 'start' })).toBe(1);
+    expect(sampleValue(families, 'wsync_reconcile_total', { result: 'invalid' })).toBeGreaterThanOrEqual(1);
+    expect(sampleValue(families, 'wsync_changes_total', { kind: 'Monitor', action: 'update' })).toBe(2);
+    expect(sampleValue(families, 'wsync_api_requests_total', { method: 'POST', status: '200' })).toBe(2);
+    expect(sampleValue(families, 'wsync_drift_objects', { kind: 'Monitor' })).toBe(0);
+    expect(sampleValue(families, 'wsync_last_success_timestamp_seconds')).toBeGreaterThan(Date.now() / 1000 - 60);
+    expect(families.get('wsync_reconcile_duration_seconds')?.type).toBe('histogram');
+
+    const stop = await d.signal('SIGTERM');
+    expect(stop.code).toBe(0);
+  });
+
+  it('stays not ready and writes nothing until DIR exists and parses; /readyz flips on the first success', async () => {
+    const dir = join(env.tmp, 'later');
+    const d = env.start([dir, '--resync', 'off', '--debounce', '50']);
+    const url = await d.url();
+    await d.waitReconcile(0, { trigger: 'start', result: 'missing' });
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${url}/readyz`)).status).toBe(503);
+
+    const writesBefore = (await env.writes()).length;
+    // DIR appears (built aside and renamed in, as a deploy would), with a file that does not parse.
+    const staging = join(env.tmp, 'later.staging');
+    await mkdir(staging);
+    await writeFile(join(staging, 'n.yaml'), `${notifierYaml('late-email')}  bogusField: 1\n`);
+    let mark = d.mark;
+    await rename(staging, dir);
+    const invalid = await d.waitReconcile(mark, { result: 'invalid' });
+    expect(invalid.trigger).not.toBe('resync');
+    expect((await fetch(`${url}/readyz`)).status).toBe(503);
+    expect((await env.writes()).length).toBe(writesBefore);
+    let families = parsePrometheusText(await (await fetch(`${url}/metrics`)).text());
+    expect(sampleValue(families, 'wsync_ready')).toBe(0);
+
+    mark = d.mark;
+    await writeFile(join(dir, 'n.yaml'), notifierYaml('late-email'));
+    await d.waitReconcile(mark, { result: 'applied' });
+    await eventually(async () => (await fetch(`${url}/readyz`)).status === 200, 5000, '/readyz 200');
+    families = parsePrometheusText(await (await fetch(`${url}/metrics`)).text());
+    expect(sampleValue(families, 'wsync_ready')).toBe(1);
+    const state = await env.state();
+    expect((state.notifiers ?? []).filter((n) => n.name === 'late-email')).toHaveLength(1);
+    expect((await d.signal('SIGINT')).code).toBe(0);
+  });
+});

@@ -1,0 +1,161 @@
+// End to end: the real CLI (bin/wsync.js, which loads dist/: run `npm run build` first) against the
+// real emulator over 127.0.0.1, seeded with a varied workspace.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { SECRETS, VARIABLES, seedWorkspace } from './fixtures.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = join(ROOT, 'bin', 'wsync.js');
+const TOKEN = 'export-test-admin-token-5b1e';
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let emulator: RunningEmulator;
+let work: string;
+/** Everything any run printed, for the no-secret-in-output check. */
+const printed: string[] = [];
+
+function wsync(args: string[], extraEnv: Record<string, string> = {}): Promise<Outcome> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', WSYNC_URL: emulator.url, WSYNC_TOKEN: TOKEN, NO_COLOR: '1', ...extraEnv };
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      printed.push(stdout, stderr);
+      resolvePromise({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
+/** Relative path -> bytes of every file under `dir`, skipping the state directory unless asked. */
+async function snapshot(dir: string, withState = false): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name).slice(dir.length + 1);
+    if (path.startsWith('.wsync') && !withState) continue;
+    out.set(path, await readFile(join(dir, path)));
+  }
+  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+function listedVariables(stdout: string): string[] {
+  const lines = stdout.split('\n');
+  const start = lines.indexOf('Set these environment variables before plan/apply:');
+  if (start < 0) return [];
+  return lines.slice(start + 1).filter((line) => line.trim() !== '');
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist', 'export', 'run.js'))) throw new Error('dist/ has no export command: run `npm run build` first');
+  emulator = await startEmulator({ port: 0, token: TOKEN, seed: 11 });
+  const res = await fetch(`${emulator.url}/_emulator/seed`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(seedWorkspace()),
+  });
+  if (!res.ok) throw new Error(`seeding the emulator: ${res.status} ${await res.text()}`);
+  work = await mkdtemp(join(tmpdir(), 'wsync-export-cli-'));
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('wsync export (CLI, emulator)', () => {
+  it('round trip: export --adopt, set the listed variables, plan; after one apply, plan reports no changes', async () => {
+    const out = join(work, 'workspace');
+    const exported = await wsync(['export', '--out', out, '--adopt']);
+    expect(exported.stderr).not.toMatch(/^export:/m);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toMatch(/^Exported 33 objects \(/m);
+    expect(exported.stdout).toContain('Adopted 33 objects');
+    expect(listedVariables(exported.stdout)).toEqual(Object.keys(VARIABLES).sort());
+    const folders = (await readdir(out)).sort();
+    expect(folders).toEqual(['.wsync', 'annotations', 'fields', 'monitors', 'notifiers', 'orgs', 'roles', 'starred-queries', 'tokens', 'users', 'vfields']);
+
+    const validated = await wsync(['validate', out], VARIABLES);
+    expect(validated.stderr).toBe('');
+    expect(validated.code).toBe(0);
+
+    // PagerDuty secrets come back blank: wsync cannot know they match, so the first plan writes them.
+    const first = await wsync(['plan', out, '--detailed-exitcode'], VARIABLES);
+    expect(first.stdout).toMatch(/~ update\s+Notifier\/pages \/ pagerduty/);
+    expect(first.stdout).toContain('sensitive value not known');
+    expect(first.stdout).toMatch(/Plan: 0 to create, 1 to update, 0 to delete, 0 to adopt\. 32 unchanged\./);
+    expect(first.code).toBe(2);
+
+    const applied = await wsync(['apply', out], VARIABLES);
+    expect(applied.code).toBe(0);
+
+    const second = await wsync(['plan', out, '--detailed-exitcode'], VARIABLES);
+    expect(second.stdout).toContain('No changes');
+    expect(second.code).toBe(0);
+  });
+
+  it('a second export of the unchanged workspace is byte-identical', async () => {
+    const one = join(work, 'first');
+    const two = join(work, 'second');
+    expect((await wsync(['export', '--out', one])).code).toBe(0);
+    expect((await wsync(['export', two])).code).toBe(0);
+    const a = await snapshot(one);
+    const b = await snapshot(two);
+    expect([...b.keys()]).toEqual([...a.keys()]);
+    for (const [path, bytes] of a) expect(b.get(path)?.equals(bytes), path).toBe(true);
+    for (const content of a.values()) expect(content.toString('utf8')).toMatch(/^# yaml-language-server: \$schema=\S+\.json\n/);
+
+    // Into a non-empty directory only with --force, which rewrites the same bytes.
+    const refused = await wsync(['export', '--out', one]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('is not empty; pass --force');
+    const forced = await wsync(['export', '--out', one, '--force']);
+    expect(forced.code).toBe(0);
+    const again = await snapshot(one);
+    expect([...again.keys()]).toEqual([...a.keys()]);
+    for (const [path, bytes] of a) expect(again.get(path)?.equals(bytes), path).toBe(true);
+  });
+
+  it('exports only the kinds asked for, and names the kinds it knows when one is unknown', async () => {
+    const out = join(work, 'some');
+    const result = await wsync(['export', '--out', out, '--kinds', 'Monitor,notifiers', '--schema-base', 'https://schemas.example.com/wsync']);
+    expect(result.code).toBe(0);
+    expect((await readdir(out)).sort()).toEqual(['monitors', 'notifiers']);
+    const monitor = await readFile(join(out, 'monitors', 'payments.yaml'), 'utf8');
+    expect(monitor.split('\n')[0]).toBe('# yaml-language-server: $schema=https://schemas.example.com/wsync/monitor.json');
+    expect(monitor).toContain('  notifiers:\n    - payments\n');
+
+    const unknown = await wsync(['export', '--out', join(work, 'none'), '--kinds', 'Monitor,Dashboards']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('--kinds: unknown kind "Dashboards"');
+    expect(existsSync(join(work, 'none'))).toBe(false);
+  });
+
+  it('no secret value appears in any exported file or in any output', async () => {
+    const files: string[] = [];
+    for (const dir of await readdir(work)) {
+      // The inventory too: adopt records no secret, apply records keyed hashes only.
+      for (const [path, bytes] of await snapshot(join(work, dir), true)) files.push(`${dir}/${path}\n${bytes.toString('utf8')}`);
+    }
+    expect(files.length).toBeGreaterThan(60);
+    expect(files.some((f) => f.startsWith('workspace/.wsync/inventory.json'))).toBe(true);
+    const everything = [...files, ...printed].join('\n');
+    expect(printed.length).toBeGreaterThan(10);
+    for (const value of Object.values(SECRETS)) expect(everything).not.toContain(value);
+  });
+});

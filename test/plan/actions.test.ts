@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { OBSERVE_REASON } from '../../src/plan/index.js';
+import { changeOf, desiredOf, inventoryOf, liveOf, owns, plan, policyOf, resource } from './builders.js';
+import { CHANGEABLE, KIND_CASES, type KindCase } from './kind-cases.js';
+
+const byKind = <T extends KindCase>(cases: T[]) => cases.map((c) => [c.kind, c] as const);
+
+describe('planChanges: each action for each kind', () => {
+  it.each(byKind(KIND_CASES))('%s: declared, not live -> create (DatasetField: skipped, fields come from ingest)', (kind, c) => {
+    const p = plan(desiredOf(resource(kind, c.name, c.spec)), liveOf(c.context));
+    const change = changeOf(p, kind, c.key);
+    if (kind === 'DatasetField') {
+      expect(change.action).toBe('skipped');
+      expect(change.reason).toBe('field "duration_ms" does not exist in dataset "http" yet (fields come from ingest)');
+    } else {
+      expect(change.action).toBe('create');
+      expect(change.id).toBeUndefined();
+      expect(change.owned).toBe(false);
+      if (kind !== 'Org') expect(change.diffs.length).toBeGreaterThan(0);
+      for (const diff of change.diffs) expect(diff).not.toHaveProperty('before');
+    }
+    expect(p.diagnostics).toEqual([]);
+  });
+
+  it.each(byKind(KIND_CASES))('%s: owned and equal to the live object (as the emulator shapes it) -> noop', (kind, c) => {
+    const p = plan(desiredOf(resource(kind, c.name, c.spec)), liveOf([c.live, ...c.context]), inventoryOf([owns(c.live, c.key)]));
+    const change = changeOf(p, kind, c.key);
+    expect(change).toMatchObject({ action: 'noop', id: c.live.id, owned: true, diffs: [] });
+    expect(p.summary.noop).toBe(1);
+    expect(p.changes).toHaveLength(1);
+  });
+
+  it.each(byKind(KIND_CASES))('%s: live but not owned -> adopt', (kind, c) => {
+    const p = plan(desiredOf(resource(kind, c.name, c.spec)), liveOf([c.live, ...c.context]));
+    expect(changeOf(p, kind, c.key)).toMatchObject({ action: 'adopt', id: c.live.id, owned: false, diffs: [] });
+  });
+
+  it.each(byKind(CHANGEABLE))('%s: owned and different -> update (ApiToken: replace)', (kind, c) => {
+    const p = plan(desiredOf(resource(kind, c.name, c.changed.spec)), liveOf([c.live, ...c.context]), inventoryOf([owns(c.live, c.key)]));
+    const change = changeOf(p, kind, c.key);
+    expect(change.action).toBe(kind === 'ApiToken' ? 'replace' : 'update');
+    if (kind === 'ApiToken') expect(change.reason).toBe('API tokens are immutable: regenerate with the new spec');
+    expect(change.diffs.map((d) => d.path)).toContain(c.changed.path);
+    expect(change.id).toBe(c.live.id);
+  });
+
+  it.each(byKind(CHANGEABLE))('%s: not owned and different -> adopt with the diffs (ApiToken: replace)', (kind, c) => {
+    const p = plan(desiredOf(resource(kind, c.name, c.changed.spec)), liveOf([c.live, ...c.context]));
+    const change = changeOf(p, kind, c.key);
+    expect(change.action).toBe(kind === 'ApiToken' ? 'replace' : 'adopt');
+    expect(change.owned).toBe(false);
+    expect(change.diffs.map((d) => d.path)).toContain(c.changed.path);
+  });
+
+  it.each(byKind(CHANGEABLE))('%s: wsync/mode observe -> skipped, drift kept', (kind, c) => {
+    const observed = resource(kind, c.name, c.changed.spec, { annotations: { 'wsync/mode': 'observe' } });
+    const p = plan(desiredOf(observed), liveOf([c.live, ...c.context]), inventoryOf([owns(c.live, c.key)]));
+    const change = changeOf(p, kind, c.key);
+    expect(change.action).toBe('skipped');
+    expect(change.reason).toBe(OBSERVE_REASON);
+    expect(change.diffs.map((d) => d.path)).toContain(c.changed.path);
+  });
+
+  it.each(byKind(KIND_CASES))('%s: --no-adopt and an unowned live object of the same key -> refused with an error', (kind, c) => {
+    const p = plan(desiredOf(resource(kind, c.name, c.spec, { line: 7 })), liveOf([c.live, ...c.context]), inventoryOf(), policyOf({ adopt: false }));
+    expect(changeOf(p, kind, c.key)).toMatchObject({ action: 'refused', id: c.live.id });
+    expect(p.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'error', code: 'adoption-refused', kind, line: 7, file: expect.any(String) }),
+    ]);
+    expect(p.summary.refused).toBe(1);
+  });
+
+  it.each(byKind(KIND_CASES))('%s: owned, no longer declared, --prune -> delete (never for Org and DatasetField)', (kind, c) => {
+    const p = plan(
+      desiredOf(),
+      liveOf([c.live, ...c.context]),
+      inventoryOf([owns(c.live, c.key)]),
+      policyOf({ prune: true, maxDeleteRatio: 1, allowEmpty: true }),
+    );
+    if (kind === 'Org' || kind === 'DatasetField') {
+      expect(p.changes).toEqual([]);
+      return;
+    }
+    expect(p.changes).toEqual([
+      expect.objectContaining({ kind, key: c.key, action: 'delete', id: c.live.id, owned: true, reason: 'owned by wsync and no longer declared' }),
+    ]);
+    expect(p.refusals).toEqual([]);
+  });
+
+  it.each(byKind(KIND_CASES.filter((c) => c.kind !== 'Org' && c.kind !== 'DatasetField')))(
+    '%s: a prune over the delete budget -> refused, with refusals',
+    (kind, c) => {
+      const p = plan(desiredOf(), liveOf([c.live, ...c.context]), inventoryOf([owns(c.live, c.key)]), policyOf({ prune: true }));
+      expect(changeOf(p, kind, c.key).action).toBe('refused');
+      expect(p.refusals.length).toBeGreaterThan(0);
+      expect(p.summary.delete).toBe(0);
+      expect(p.summary.refused).toBe(1);
+    },
+  );
+
+  it('every change carries its kind level and the declaring document', () => {
+    const resources = KIND_CASES.map((c) => resource(c.kind, c.name, c.spec, { file: `f/${c.kind}.yaml`, line: 3 }));
+    const p = plan(desiredOf(...resources), liveOf(KIND_CASES.flatMap((c) => c.context)));
+    for (const change of p.changes) {
+      expect(change.source).toEqual({ file: `f/${change.kind}.yaml`, line: 3, column: 1 });
+      expect(change.level).toBe(change.kind === 'Role' || change.kind === 'Notifier' || change.kind === 'Org' ? 0 : change.kind === 'User' ? 1 : 2);
+    }
+    expect(Object.values(p.summary).reduce((a, b) => a + b, 0)).toBe(p.changes.length);
+  });
+});
+
+describe('planChanges: special cases of actions', () => {
+  it('User: a name change alone is reported as skipped; with a role change it is an update that says so', () => {
+    const live = KIND_CASES.find((c) => c.kind === 'User')!.live;
+    const inv = inventoryOf([owns(live, 'ada@example.com')]);
+    const nameOnly = plan(desiredOf(resource('User', 'ada@example.com', { name: 'Ada L.', role: 'member' })), liveOf([live]), inv);
+    expect(changeOf(nameOnly, 'User', 'ada@example.com')).toMatchObject({
+      action: 'skipped',
+      reason: 'name changes are not applied through the API',
+      diffs: [{ path: 'name', before: 'Ada', after: 'Ada L.' }],
+    });
+    const both = plan(desiredOf(resource('User', 'ada@example.com', { name: 'Ada L.', role: 'admin' })), liveOf([live]), inv);
+    expect(changeOf(both, 'User', 'ada@example.com')).toMatchObject({
+      action: 'update',
+      reason: 'name changes are not applied through the API',
+      diffs: [
+        { path: 'name', before: 'Ada', after: 'Ada L.' },
+        { path: 'role', before: 'member', after: 'admin' },
+      ],
+    });
+  });
+
+  it('policy mode observe: creates, updates and deletes are all skipped, noops stay noops', () => {
+    const [role, notifier, , , monitor] = KIND_CASES;
+    const p = plan(
+      desiredOf(resource('Role', role!.name, role!.spec), resource('Monitor', monitor!.name, monitor!.changed!.spec), resource('Notifier', notifier!.name, notifier!.spec)),
+      liveOf([monitor!.live, notifier!.live, wire2()]),
+      inventoryOf([owns(monitor!.live, 'errors'), owns(notifier!.live, 'team-email'), owns(wire2(), 'old')]),
+      policyOf({ mode: 'observe', prune: true, maxDeleteRatio: 1 }),
+    );
+    expect(changeOf(p, 'Role', 'sre')).toMatchObject({ action: 'skipped', reason: OBSERVE_REASON });
+    expect(changeOf(p, 'Monitor', 'errors')).toMatchObject({ action: 'skipped', reason: OBSERVE_REASON, diffs: [{ path: 'threshold', before: 25, after: 30 }] });
+    expect(changeOf(p, 'Notifier', 'team-email').action).toBe('noop');
+    expect(changeOf(p, 'Notifier', 'old')).toMatchObject({ action: 'skipped', reason: `${OBSERVE_REASON} (would delete: owned by wsync and no longer declared)` });
+    expect(p.summary).toMatchObject({ create: 0, update: 0, delete: 0, skipped: 3, noop: 1 });
+  });
+
+  it('an unowned object equal to the file is not adopted in observe mode (noop), nor refused by --no-adopt', () => {
+    const role = KIND_CASES[0]!;
+    const observed = resource('Role', role.name, role.spec, { annotations: { 'wsync/mode': 'observe' } });
+    const p = plan(desiredOf(observed), liveOf([role.live]), inventoryOf(), policyOf({ adopt: false }));
+    expect(changeOf(p, 'Role', 'sre')).toMatchObject({ action: 'noop', owned: false });
+    expect(p.diagnostics).toEqual([]);
+  });
+
+  it('User: an unowned user whose only diff is the name is adopted, saying the name is not applied', () => {
+    const live = KIND_CASES.find((c) => c.kind === 'User')!.live;
+    const p = plan(desiredOf(resource('User', 'ada@example.com', { name: 'Ada L.', role: 'member' })), liveOf([live]));
+    expect(changeOf(p, 'User', 'ada@example.com')).toMatchObject({ action: 'adopt', reason: 'name changes are not applied through the API' });
+  });
+
+  it('Orgs are never deleted, not even when declared authoritative', () => {
+    const org = KIND_CASES.find((c) => c.kind === 'Org')!.live;
+    const p = plan(desiredOf(), liveOf([org]), inventoryOf([owns(org, 'acme')]), policyOf({ prune: true, pruneAll: ['Org'], allowEmpty: true, maxDeleteRatio: 1 }));
+    expect(p.changes).toEqual([]);
+  });
+
+  it('a per-dataset kind whose dataset was not listed is an error naming the dataset', () => {
+    const vf = resource('VirtualField', 'x', { dataset: 'nope', expression: '1' }, { locations: { '/spec/dataset': { file: 'vf.yaml', line: 4, column: 12 } } });
+    const p = plan(desiredOf(vf), liveOf([]));
+    expect(p.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'error', code: 'unknown-dataset', message: 'dataset "nope" does not exist', file: 'vf.yaml', line: 4, column: 12 }),
+    ]);
+    expect(changeOf(p, 'VirtualField', 'nope/x').action).toBe('skipped');
+  });
+
+  it('a kind whose live list was not read cannot be planned (absence would read as "create")', () => {
+    const [, notifier] = KIND_CASES;
+    const p = plan(desiredOf(resource('Notifier', notifier!.name, notifier!.spec)), liveOf([], { listedKinds: ['Monitor'] }));
+    expect(p.diagnostics.map((d) => d.code)).toEqual(['not-listed']);
+    expect(p.summary.create).toBe(0);
+  });
+
+  it('an empty inventory and an empty desired set give an empty plan', () => {
+    const p = plan(desiredOf(), liveOf(KIND_CASES.map((c) => c.live)), inventoryOf([], ''), policyOf({ prune: true }));
+    expect(p.changes).toEqual([]);
+    expect(p.refusals).toEqual([]);
+  });
+});
+
+function wire2() {
+  return { kind: 'Notifier' as const, id: 'notify_old', raw: { id: 'notify_old', name: 'old', properties: { webhook: { url: 'https://old.example.com' } } } };
+}

@@ -1,0 +1,122 @@
+// One declared resource per kind with its live twin (equal in meaning, shaped as the emulator
+// answers it: defaults filled, sets in another order, timestamps in another form).
+import type { JsonObject, KindName, LiveObject } from '../../src/core/types.js';
+import { wire } from './builders.js';
+
+export interface KindCase {
+  kind: KindName;
+  name: string;
+  key: string;
+  spec: JsonObject;
+  live: LiveObject;
+  /** A spec that differs from the live object, and the diff path it gives; absent when nothing can differ (Org). */
+  changed?: { spec: JsonObject; path: string };
+  /** Other live objects the case needs (the owner of a starred query). */
+  context: LiveObject[];
+}
+
+const ada = wire.user('usr_ada', 'ada@example.com', 'Ada');
+
+export const KIND_CASES: KindCase[] = [
+  {
+    kind: 'Role',
+    name: 'sre',
+    key: 'sre',
+    spec: { description: 'SREs', orgCapabilities: { monitors: ['read', 'create'] } },
+    live: wire.role('role_1', 'sre', { description: 'SREs', orgCapabilities: { monitors: ['create', 'read'] } }),
+    changed: { spec: { description: 'Platform', orgCapabilities: { monitors: ['read', 'create'] } }, path: 'description' },
+    context: [],
+  },
+  {
+    kind: 'Notifier',
+    name: 'team-email',
+    key: 'team-email',
+    spec: { properties: { email: { emails: ['b@example.com', 'a@example.com'] } } },
+    live: wire.notifier('notify_1', 'team-email', { email: { emails: ['a@example.com', 'b@example.com'] } }),
+    changed: { spec: { properties: { email: { emails: ['c@example.com'] } } }, path: 'properties.email.emails' },
+    context: [],
+  },
+  {
+    kind: 'Org',
+    name: 'acme',
+    key: 'acme',
+    spec: {},
+    live: wire.org('org-acme-abc123', 'acme'),
+    context: [],
+  },
+  {
+    kind: 'User',
+    name: 'Ada@Example.com',
+    key: 'ada@example.com',
+    spec: { name: 'Ada', role: 'member' },
+    live: wire.user('usr_1', 'Ada@Example.com', 'Ada'),
+    changed: { spec: { name: 'Ada', role: 'admin' }, path: 'role' },
+    context: [],
+  },
+  {
+    kind: 'Monitor',
+    name: 'errors',
+    key: 'errors',
+    spec: { type: 'Threshold', aplQuery: "['http'] | count", operator: 'Above', threshold: 25, intervalMinutes: 5, rangeMinutes: 10 },
+    live: wire.monitor('mon_1', 'errors', {
+      type: 'Threshold',
+      aplQuery: "['http'] | count",
+      operator: 'Above',
+      threshold: 25,
+      intervalMinutes: 5,
+      rangeMinutes: 10,
+    }),
+    changed: {
+      spec: { type: 'Threshold', aplQuery: "['http'] | count", operator: 'Above', threshold: 30, intervalMinutes: 5, rangeMinutes: 10 },
+      path: 'threshold',
+    },
+    context: [],
+  },
+  {
+    kind: 'StarredQuery',
+    name: 'Slow',
+    key: 'ada@example.com/Slow',
+    spec: { owner: 'Ada@Example.com', dataset: 'http', query: { apl: "['http'] | top 10 by d" } },
+    live: wire.starred('sq_1', 'Slow', 'usr_ada', { dataset: 'http', query: { apl: "['http'] | top 10 by d" } }),
+    changed: { spec: { owner: 'ada@example.com', dataset: 'http', query: { apl: "['http'] | top 5 by d" } }, path: 'query.apl' },
+    context: [ada],
+  },
+  {
+    kind: 'VirtualField',
+    name: 'dur',
+    key: 'http/dur',
+    spec: { dataset: 'http', expression: 'd / 1000' },
+    live: wire.vfield('vfld_1', 'dur', { dataset: 'http', expression: 'd / 1000' }),
+    changed: { spec: { dataset: 'http', expression: 'd / 1e3', unit: 's' }, path: 'expression' },
+    context: [],
+  },
+  {
+    kind: 'DatasetField',
+    name: 'duration_ms',
+    key: 'http/duration_ms',
+    spec: { dataset: 'http', description: 'Time to last byte', unit: 'ms' },
+    live: wire.field('http', 'duration_ms', { type: 'integer', description: 'Time to last byte', unit: 'ms' }),
+    changed: { spec: { dataset: 'http', description: 'Latency', unit: 'ms' }, path: 'description' },
+    context: [],
+  },
+  {
+    kind: 'Annotation',
+    name: 'Deploy',
+    key: 'deploy/Deploy',
+    spec: { type: 'deploy', datasets: ['http', 'checkout'], time: '2026-03-01T12:00:00Z' },
+    live: wire.annotation('ann_1', 'Deploy', { type: 'deploy', datasets: ['checkout', 'http'], time: '2026-03-01T12:00:00.000Z' }),
+    changed: { spec: { type: 'deploy', datasets: ['http', 'checkout'], time: '2026-03-01T12:00:00Z', description: 'v2' }, path: 'description' },
+    context: [],
+  },
+  {
+    kind: 'ApiToken',
+    name: 'ci',
+    key: 'ci',
+    spec: { description: 'CI', orgCapabilities: { annotations: ['read', 'create'] } },
+    live: wire.token('tok_1', 'ci', { description: 'CI', orgCapabilities: { annotations: ['create', 'read'] } }),
+    changed: { spec: { description: 'CI v2', orgCapabilities: { annotations: ['read', 'create'] } }, path: 'description' },
+    context: [],
+  },
+];
+
+export const CHANGEABLE = KIND_CASES.filter((c): c is KindCase & { changed: NonNullable<KindCase['changed']> } => c.changed !== undefined);

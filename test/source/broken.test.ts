@@ -1,0 +1,510 @@
+// For every kind: a valid document, then broken variants of it, each failing with the field named
+// and the line of the offending node.
+import { describe, expect, it } from 'vitest';
+import { KIND_NAMES, type KindName } from '../../src/core/types.js';
+import { errorsOf, readOne } from './helpers.js';
+
+interface Variant {
+  what: string;
+  /** [search, replacement] applied to the valid text, in order. */
+  edits: [string, string][];
+  code: string;
+  field: string;
+  line: number;
+  message?: RegExp;
+}
+
+interface KindCase {
+  valid: string;
+  variants: Variant[];
+}
+
+const CASES: Record<KindName, KindCase> = {
+  Monitor: {
+    valid: `apiVersion: wsync/v1
+kind: Monitor
+metadata:
+  name: checkout-errors
+spec:
+  type: Threshold
+  aplQuery: "['checkout'] | count"
+  operator: Above
+  threshold: 25
+  intervalMinutes: 5
+  notifiers: [oncall]
+`,
+    variants: [
+      {
+        what: 'a misspelt field',
+        edits: [['  threshold: 25', '  treshold: 25']],
+        code: 'unknown-field',
+        field: 'spec.treshold',
+        line: 9,
+        message: /^spec: unknown field "treshold" \(did you mean "threshold"\?\)$/,
+      },
+      {
+        what: 'a field required by the type missing',
+        edits: [['  threshold: 25\n', '']],
+        code: 'schema',
+        field: 'spec.threshold',
+        line: 5,
+        message: /^spec: missing required field "threshold" \(required when type is Threshold\)$/,
+      },
+      {
+        what: 'a number below its minimum',
+        edits: [['intervalMinutes: 5', 'intervalMinutes: 0']],
+        code: 'schema',
+        field: 'spec.intervalMinutes',
+        line: 10,
+        message: /^spec\.intervalMinutes: must be >= 1$/,
+      },
+      {
+        what: 'a value outside the enum',
+        edits: [['operator: Above', 'operator: Sideways']],
+        code: 'schema',
+        field: 'spec.operator',
+        line: 8,
+        message: /^spec\.operator: must be one of Below, BelowOrEqual, Above, AboveOrEqual, AboveOrBelow$/,
+      },
+      {
+        what: 'a notifier listed twice',
+        edits: [['notifiers: [oncall]', 'notifiers:\n    - oncall\n    - oncall']],
+        code: 'schema',
+        field: 'spec.notifiers[1]',
+        line: 13,
+      },
+      {
+        what: 'neither query',
+        edits: [[`  aplQuery: "['checkout'] | count"\n`, '']],
+        code: 'schema',
+        field: 'spec.aplQuery',
+        line: 5,
+        message: /^spec: missing required field "aplQuery" or "mplQuery"$/,
+      },
+    ],
+  },
+  Notifier: {
+    valid: `apiVersion: wsync/v1
+kind: Notifier
+metadata:
+  name: oncall
+spec:
+  properties:
+    slack:
+      slackUrl: https://hooks.slack.com/services/T0/B0/x
+`,
+    variants: [
+      {
+        what: 'two channels',
+        edits: [['    slack:', '    email:\n      emails: [a@example.com]\n    slack:']],
+        code: 'schema',
+        field: 'spec.properties',
+        line: 6,
+        message: /^spec\.properties: exactly one channel is allowed, found 2 \(email, slack\)$/,
+      },
+      {
+        what: 'no channel',
+        edits: [['  properties:\n    slack:\n      slackUrl: https://hooks.slack.com/services/T0/B0/x', '  properties: {}']],
+        code: 'schema',
+        field: 'spec.properties',
+        line: 6,
+        message: /^spec\.properties: exactly one channel is required, found none \(one of .*slack/,
+      },
+      {
+        what: 'a URL that is not one',
+        edits: [['slackUrl: https://hooks.slack.com/services/T0/B0/x', 'slackUrl: hooks slack com']],
+        code: 'schema',
+        field: 'spec.properties.slack.slackUrl',
+        line: 8,
+        message: /must be an absolute URI/,
+      },
+      {
+        what: 'a misspelt channel field',
+        edits: [['slackUrl:', 'slackURL:']],
+        code: 'unknown-field',
+        field: 'spec.properties.slack.slackURL',
+        line: 8,
+        message: /did you mean "slackUrl"/,
+      },
+      {
+        what: 'an unknown channel',
+        edits: [['    slack:', '    slak:']],
+        code: 'unknown-field',
+        field: 'spec.properties.slak',
+        line: 7,
+        message: /^spec\.properties: unknown field "slak" \(did you mean "slack"\?\)$/,
+      },
+    ],
+  },
+  Role: {
+    valid: `apiVersion: wsync/v1
+kind: Role
+metadata:
+  name: sre
+spec:
+  members: [ada@example.com]
+  orgCapabilities:
+    monitors: [read]
+  datasetCapabilities:
+    "*":
+      query: [read]
+`,
+    variants: [
+      {
+        what: 'an unknown capability action',
+        edits: [['monitors: [read]', 'monitors: [read, fly]']],
+        code: 'schema',
+        field: 'spec.orgCapabilities.monitors[1]',
+        line: 8,
+        message: /must be one of create, read, update, delete$/,
+      },
+      {
+        what: 'a member that is not an email',
+        edits: [['members: [ada@example.com]', 'members: [ada]']],
+        code: 'schema',
+        field: 'spec.members[0]',
+        line: 6,
+        message: /must be an email address/,
+      },
+      {
+        what: 'a misspelt capability',
+        edits: [['    monitors: [read]', '    monitor: [read]']],
+        code: 'unknown-field',
+        field: 'spec.orgCapabilities.monitor',
+        line: 8,
+        message: /did you mean "monitors"/,
+      },
+      {
+        what: 'a dataset capability action that does not exist',
+        edits: [['query: [read]', 'query: [write]']],
+        code: 'schema',
+        field: 'spec.datasetCapabilities.*.query[0]',
+        line: 11,
+      },
+    ],
+  },
+  User: {
+    valid: `apiVersion: wsync/v1
+kind: User
+metadata:
+  name: ada@example.com
+spec:
+  name: Ada Lovelace
+  role: admin
+`,
+    variants: [
+      {
+        what: 'a name that is not an email',
+        edits: [['name: ada@example.com', 'name: ada']],
+        code: 'schema',
+        field: 'metadata.name',
+        line: 4,
+        message: /^metadata\.name: must be an email address$/,
+      },
+      {
+        what: 'no role',
+        edits: [['  role: admin\n', '']],
+        code: 'schema',
+        field: 'spec.role',
+        line: 5,
+        message: /^spec: missing required field "role"$/,
+      },
+      {
+        what: 'an empty role',
+        edits: [['role: admin', 'role: ""']],
+        code: 'schema',
+        field: 'spec.role',
+        line: 7,
+        message: /^spec\.role: must not be empty$/,
+      },
+      {
+        what: 'an unknown field',
+        edits: [['  role: admin', '  role: admin\n  emial: ada@example.com']],
+        code: 'unknown-field',
+        field: 'spec.emial',
+        line: 8,
+      },
+    ],
+  },
+  VirtualField: {
+    valid: `apiVersion: wsync/v1
+kind: VirtualField
+metadata:
+  name: is_error
+spec:
+  dataset: checkout
+  expression: "status >= 500"
+  type: boolean
+`,
+    variants: [
+      {
+        what: 'no expression',
+        edits: [['  expression: "status >= 500"\n', '']],
+        code: 'schema',
+        field: 'spec.expression',
+        line: 5,
+      },
+      {
+        what: 'an empty dataset',
+        edits: [['dataset: checkout', 'dataset: ""']],
+        code: 'schema',
+        field: 'spec.dataset',
+        line: 6,
+        message: /must not be empty/,
+      },
+      {
+        what: 'a misspelt field',
+        edits: [['  expression:', '  expresion:']],
+        code: 'unknown-field',
+        field: 'spec.expresion',
+        line: 7,
+        message: /did you mean "expression"/,
+      },
+      {
+        what: 'a list where a string belongs',
+        edits: [['type: boolean', 'type: [boolean]']],
+        code: 'schema',
+        field: 'spec.type',
+        line: 8,
+        message: /^spec\.type: must be a string$/,
+      },
+    ],
+  },
+  DatasetField: {
+    valid: `apiVersion: wsync/v1
+kind: DatasetField
+metadata:
+  name: duration_ms
+spec:
+  dataset: checkout
+  unit: ms
+  hidden: false
+`,
+    variants: [
+      {
+        what: 'text where a boolean belongs',
+        edits: [['hidden: false', 'hidden: "no"']],
+        code: 'schema',
+        field: 'spec.hidden',
+        line: 8,
+        message: /^spec\.hidden: must be true or false$/,
+      },
+      {
+        what: 'no dataset',
+        edits: [['  dataset: checkout\n', '']],
+        code: 'schema',
+        field: 'spec.dataset',
+        line: 5,
+      },
+      {
+        what: 'a number where a string belongs',
+        edits: [['unit: ms', 'unit: 5']],
+        code: 'schema',
+        field: 'spec.unit',
+        line: 7,
+      },
+      {
+        what: 'a misspelt field',
+        edits: [['  unit: ms', '  unit: ms\n  descripton: x']],
+        code: 'unknown-field',
+        field: 'spec.descripton',
+        line: 8,
+        message: /did you mean "description"/,
+      },
+    ],
+  },
+  StarredQuery: {
+    valid: `apiVersion: wsync/v1
+kind: StarredQuery
+metadata:
+  name: Errors by path
+spec:
+  owner: ada@example.com
+  query:
+    apl: "['checkout'] | count"
+    queryOptions:
+      priority: low
+`,
+    variants: [
+      {
+        what: 'an owner that is not an email',
+        edits: [['owner: ada@example.com', 'owner: ada']],
+        code: 'schema',
+        field: 'spec.owner',
+        line: 6,
+      },
+      {
+        what: 'no APL',
+        edits: [[`    apl: "['checkout'] | count"\n`, '']],
+        code: 'schema',
+        field: 'spec.query.apl',
+        line: 7,
+        message: /^spec\.query: missing required field "apl"$/,
+      },
+      {
+        what: 'a priority outside the enum',
+        edits: [['priority: low', 'priority: Lowest']],
+        code: 'schema',
+        field: 'spec.query.queryOptions.priority',
+        line: 10,
+        message: /must be one of low, medium, high/,
+      },
+      {
+        what: 'a misspelt option',
+        edits: [['      priority: low', '      priority: low\n      noFil: true']],
+        code: 'unknown-field',
+        field: 'spec.query.queryOptions.noFil',
+        line: 11,
+        message: /did you mean "noFill"/,
+      },
+    ],
+  },
+  Annotation: {
+    valid: `apiVersion: wsync/v1
+kind: Annotation
+metadata:
+  name: Checkout v2 rollout
+spec:
+  type: production-deployment
+  datasets: [checkout]
+  time: "2026-11-02T09:30:00Z"
+`,
+    variants: [
+      {
+        what: 'a type with capitals and spaces',
+        edits: [['type: production-deployment', 'type: Production Deployment']],
+        code: 'schema',
+        field: 'spec.type',
+        line: 6,
+        message: /must match the pattern/,
+      },
+      {
+        what: 'no datasets',
+        edits: [['datasets: [checkout]', 'datasets: []']],
+        code: 'schema',
+        field: 'spec.datasets',
+        line: 7,
+        message: /must list at least one item/,
+      },
+      {
+        what: 'a time that is not a timestamp',
+        edits: [['time: "2026-11-02T09:30:00Z"', 'time: yesterday']],
+        code: 'schema',
+        field: 'spec.time',
+        line: 8,
+        message: /must be a date-time/,
+      },
+    ],
+  },
+  ApiToken: {
+    valid: `apiVersion: wsync/v1
+kind: ApiToken
+metadata:
+  name: ci
+spec:
+  description: CI
+  orgCapabilities:
+    annotations: [create, read]
+  expiresAt: "2027-01-01T00:00:00Z"
+`,
+    variants: [
+      {
+        what: 'an unknown action',
+        edits: [['annotations: [create, read]', 'annotations: [create, write]']],
+        code: 'schema',
+        field: 'spec.orgCapabilities.annotations[1]',
+        line: 8,
+      },
+      {
+        what: 'an expiry that is not a timestamp',
+        edits: [['expiresAt: "2027-01-01T00:00:00Z"', 'expiresAt: soon']],
+        code: 'schema',
+        field: 'spec.expiresAt',
+        line: 9,
+      },
+      {
+        what: 'a misspelt capability group',
+        edits: [['  orgCapabilities:', '  orgCapabilites:']],
+        code: 'unknown-field',
+        field: 'spec.orgCapabilites',
+        line: 7,
+        message: /did you mean "orgCapabilities"/,
+      },
+    ],
+  },
+  Org: {
+    valid: `apiVersion: wsync/v1
+kind: Org
+metadata:
+  name: acme
+`,
+    variants: [
+      {
+        what: 'a spec field',
+        edits: [['  name: acme\n', '  name: acme\nspec:\n  plan: free\n']],
+        code: 'unknown-field',
+        field: 'spec.plan',
+        line: 6,
+      },
+      {
+        what: 'an empty name',
+        edits: [['name: acme', 'name: ""']],
+        code: 'schema',
+        field: 'metadata.name',
+        line: 4,
+        message: /^metadata\.name: must not be empty$/,
+      },
+      {
+        what: 'a misspelt name',
+        edits: [['  name: acme', '  nmae: acme']],
+        code: 'unknown-field',
+        field: 'metadata.nmae',
+        line: 4,
+        message: /did you mean "name"/,
+      },
+      {
+        what: 'an unknown wsync annotation',
+        edits: [['  name: acme\n', '  name: acme\n  annotations:\n    wsync/prun: disabled\n']],
+        code: 'unknown-field',
+        field: 'metadata.annotations.wsync/prun',
+        line: 6,
+        message: /^metadata\.annotations: unknown wsync annotation "wsync\/prun" \(did you mean "wsync\/prune"\?\)$/,
+      },
+    ],
+  },
+};
+
+function apply(text: string, edits: [string, string][]): string {
+  let out = text;
+  for (const [search, replacement] of edits) {
+    if (!out.includes(search)) throw new Error(`test edit does not apply: ${JSON.stringify(search)}`);
+    out = out.replace(search, replacement);
+  }
+  return out;
+}
+
+describe('broken variants of every kind', () => {
+  it('covers every kind with at least three broken variants', () => {
+    for (const kind of KIND_NAMES) expect(CASES[kind].variants.length, kind).toBeGreaterThanOrEqual(3);
+  });
+
+  describe.each(KIND_NAMES.map((kind) => [kind, CASES[kind]] as const))('%s', (kind, c) => {
+    it('the valid document is valid', () => {
+      const desired = readOne(c.valid);
+      expect(desired.diagnostics).toEqual([]);
+      expect(desired.resources.map((r) => r.kind)).toEqual([kind]);
+    });
+
+    it.each(c.variants.map((v) => [v.what, v] as const))('%s', (_what, variant) => {
+      const desired = readOne(apply(c.valid, variant.edits));
+      expect(desired.resources).toEqual([]);
+      const errors = errorsOf(desired);
+      const match = errors.find((d) => d.code === variant.code && d.field === variant.field);
+      expect(match, JSON.stringify(errors, null, 2)).toBeDefined();
+      expect(match).toMatchObject({ file: 'r.yaml', line: variant.line, kind });
+      if (variant.message) expect(match?.message).toMatch(variant.message);
+      // Every diagnostic names a place.
+      for (const d of errors) expect(d.line).toBeGreaterThanOrEqual(1);
+    });
+  });
+});

@@ -1,0 +1,60 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { KINDS } from '../../src/kinds/index.js';
+import { isKindName } from '../../src/kinds/index.js';
+import { checkReferences, readDesired } from '../../src/source/index.js';
+import { packageRoot } from '../../src/util/package-root.js';
+
+const root = packageRoot();
+const examples = join(root, 'config-examples');
+const ENV = {
+  WSYNC_SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T000/B000/example',
+  WSYNC_PAGERDUTY_ROUTING_KEY: 'example-routing-key',
+  WSYNC_INCIDENT_WEBHOOK_TOKEN: 'example-token',
+};
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) return yamlFiles(full);
+    return /\.ya?ml$/.test(name) ? [full] : [];
+  });
+}
+
+const SCHEMA_LINE = /^# yaml-language-server: \$schema=(\S+)$/;
+
+describe('config-examples', () => {
+  it('every example validates: no errors, no warnings', async () => {
+    const desired = await readDesired(examples, { env: ENV });
+    expect(desired.diagnostics).toEqual([]);
+    expect(checkReferences(desired.resources)).toEqual([]);
+    expect(desired.resources.length).toBeGreaterThanOrEqual(9);
+    // Whatever else lives there (deployment manifests) is skipped, not mistaken for resources.
+    expect(desired.resources.length + desired.stats.skipped).toBe(desired.stats.documents);
+  });
+
+  const resourceFiles = yamlFiles(examples).filter((f) => readFileSync(f, 'utf8').includes('apiVersion: wsync/v1'));
+
+  it('has resource files', () => {
+    expect(resourceFiles.length).toBeGreaterThan(5);
+  });
+
+  it.each(resourceFiles.map((f) => [relative(examples, f), f]))(
+    '%s starts every document with a yaml-language-server line naming its kind\'s schema',
+    (_name, file) => {
+      const text = readFileSync(file, 'utf8');
+      expect(text.split('\n')[0]).toMatch(SCHEMA_LINE);
+      for (const document of text.split(/^---$/m)) {
+        const first = document.replace(/^\n/, '').split('\n')[0] ?? '';
+        const schemaPath = SCHEMA_LINE.exec(first)?.[1];
+        expect(schemaPath, first).toBeDefined();
+        const kind = /^kind: (\w+)$/m.exec(document)?.[1] ?? '';
+        expect(isKindName(kind)).toBe(true);
+        const target = resolve(dirname(file), schemaPath!);
+        expect(target).toBe(join(root, 'schemas', KINDS[kind as keyof typeof KINDS].schemaFile));
+        expect(statSync(target).isFile()).toBe(true);
+      }
+    },
+  );
+});

@@ -1,0 +1,274 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readDesired } from '../../src/source/index.js';
+import { doc, errorsOf, makeTree, readOne } from './helpers.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+function tree(files: Record<string, string>): string {
+  const { dir, cleanup } = makeTree(files);
+  cleanups.push(cleanup);
+  return dir;
+}
+
+const org = (name: string): string => doc('kind: Org', 'metadata:', `  name: ${name}`);
+const monitor = `apiVersion: wsync/v1
+kind: Monitor
+metadata:
+  name: checkout
+spec:
+  type: MatchEvent
+  aplQuery: "['checkout']"
+  notifiers:
+    - oncall
+    - "platform email"
+`;
+
+describe('readDesired: the directory', () => {
+  it('reads *.yaml and *.yml recursively, skipping dot-folders and node_modules, in path order', async () => {
+    const dir = tree({
+      'b.yml': org('b'),
+      'a/z.yaml': org('az'),
+      'a/b/c.YAML': org('abc'),
+      'README.md': 'apiVersion: wsync/v1\n',
+      'notes.txt': org('txt'),
+      '.git/config.yaml': org('git'),
+      '.github/workflows/ci.yaml': org('ci'),
+      'node_modules/pkg/x.yaml': org('nm'),
+      'deep/.hidden/x.yaml': org('hidden'),
+    });
+    const desired = await readDesired(dir, { env: {} });
+    expect(desired.diagnostics).toEqual([]);
+    expect(desired.resources.map((r) => [r.name, r.source.file])).toEqual([
+      ['abc', 'a/b/c.YAML'],
+      ['az', 'a/z.yaml'],
+      ['b', 'b.yml'],
+    ]);
+    expect(desired.stats).toEqual({ files: 3, documents: 3, skipped: 0 });
+  });
+
+  it('keeps document order within a file and reports files relative to the directory with /', async () => {
+    const dir = tree({ 'sub/dir/orgs.yaml': [org('one'), org('two'), org('three')].join('---\n') });
+    const desired = await readDesired(dir, { env: {} });
+    expect(desired.resources.map((r) => r.name)).toEqual(['one', 'two', 'three']);
+    expect(desired.resources.map((r) => r.source)).toEqual([
+      { file: 'sub/dir/orgs.yaml', line: 1, column: 1 },
+      { file: 'sub/dir/orgs.yaml', line: 6, column: 1 },
+      { file: 'sub/dir/orgs.yaml', line: 11, column: 1 },
+    ]);
+  });
+
+  it('a missing directory is one error with code dir; so is a file given as the directory', async () => {
+    const dir = tree({ 'x.yaml': org('x') });
+    const missing = await readDesired(join(dir, 'nope'), { env: {} });
+    expect(missing.diagnostics).toEqual([
+      { severity: 'error', code: 'dir', message: `${join(dir, 'nope')}: no such directory` },
+    ]);
+    const file = await readDesired(join(dir, 'x.yaml'), { env: {} });
+    expect(file.diagnostics).toMatchObject([{ code: 'dir', message: expect.stringContaining('not a directory') }]);
+  });
+
+  it('an empty directory is valid and empty', async () => {
+    const desired = await readDesired(tree({}), { env: {} });
+    expect(desired).toEqual({ resources: [], diagnostics: [], stats: { files: 0, documents: 0, skipped: 0 }, secretValues: [] });
+  });
+
+  it('follows a symlinked folder once, even when links form a cycle', async () => {
+    const dir = tree({ 'real/x.yaml': org('x') });
+    symlinkSync(join(dir, 'real'), join(dir, 'link'));
+    symlinkSync(dir, join(dir, 'real', 'loop'));
+    const desired = await readDesired(dir, { env: {} });
+    expect(desired.resources.map((r) => r.source.file)).toEqual(['link/x.yaml']);
+  });
+
+  it('an unreadable file is an error naming the file, the others are still read', async () => {
+    const dir = tree({ 'ok.yaml': org('ok') });
+    mkdirSync(join(dir, 'trap.yaml')); // a folder named like a file is skipped, not an error
+    writeFileSync(join(dir, 'secret.yaml'), org('s'), { mode: 0o000 });
+    const desired = await readDesired(dir, { env: {} });
+    expect(desired.resources.map((r) => r.name)).toContain('ok');
+    if (process.getuid?.() !== 0) {
+      expect(desired.diagnostics).toMatchObject([{ code: 'file', file: 'secret.yaml', line: 1 }]);
+    }
+  });
+});
+
+describe('readDesired: documents', () => {
+  it('records a location for every node, keys at the key and list items at the item', () => {
+    const desired = readOne(monitor);
+    const [r] = desired.resources;
+    expect(r?.locations).toMatchObject({
+      '': { file: 'r.yaml', line: 1, column: 1 },
+      '/metadata/name': { line: 4, column: 3 },
+      '/spec': { line: 5, column: 1 },
+      '/spec/notifiers': { line: 8, column: 3 },
+      '/spec/notifiers/0': { line: 9, column: 7 },
+      '/spec/notifiers/1': { line: 10, column: 7 },
+    });
+    expect(r).toMatchObject({ kind: 'Monitor', name: 'checkout', key: 'checkout', annotations: {}, interpolated: [] });
+    expect(r?.spec).toEqual({ type: 'MatchEvent', aplQuery: "['checkout']", notifiers: ['oncall', 'platform email'] });
+  });
+
+  it('escapes keys in pointers (RFC 6901) and keeps annotations', () => {
+    const text = doc(
+      'kind: Notifier',
+      'metadata:',
+      '  name: hook',
+      '  annotations:',
+      '    wsync/prune: disabled',
+      '    team/owner: sre',
+      'spec:',
+      '  properties:',
+      '    customWebhook:',
+      '      url: https://example.com/hook',
+      '      body: "{}"',
+      '      headers:',
+      '        a/b~c: x',
+    );
+    const [r] = readOne(text).resources;
+    expect(r?.annotations).toEqual({ 'wsync/prune': 'disabled', 'team/owner': 'sre' });
+    expect(r?.locations['/metadata/annotations/wsync~1prune']).toMatchObject({ line: 6 });
+    expect(r?.locations['/spec/properties/customWebhook/headers/a~1b~0c']).toMatchObject({ line: 14, column: 9 });
+  });
+
+  it('computes the natural key with the kind module', () => {
+    const text = [
+      doc('kind: User', 'metadata:', '  name: Ada@Example.COM', 'spec:', '  name: Ada', '  role: admin'),
+      doc('kind: DatasetField', 'metadata:', '  name: status', 'spec:', '  dataset: http'),
+    ].join('---\n');
+    expect(readOne(text).resources.map((r) => r.key)).toEqual(['ada@example.com', 'http/status']);
+  });
+
+  it('skips and counts documents without apiVersion and other tools\' documents; ignores empty ones', () => {
+    const text = [
+      'name: ci\non: [push]\n',
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n',
+      'apiVersion: v1\nkind: Role\nmetadata: {name: k8s-role}\n',
+      '# only a comment\n',
+      '- a list\n- of things\n',
+      'just text\n',
+      org('kept'),
+      '',
+    ].join('---\n');
+    const desired = readOne(text);
+    expect(desired.diagnostics).toEqual([]);
+    expect(desired.resources.map((r) => r.name)).toEqual(['kept']);
+    expect(desired.stats).toEqual({ files: 1, documents: 6, skipped: 5 });
+  });
+
+  it('wsync/v1 with an unknown kind is an error with a suggestion', () => {
+    const desired = readOne(doc('kind: Monitr', 'metadata:', '  name: x'));
+    expect(errorsOf(desired)).toMatchObject([
+      { code: 'unknown-kind', file: 'r.yaml', line: 2, field: 'kind', message: expect.stringContaining('unknown kind "Monitr" (did you mean "Monitor"?)') },
+    ]);
+    expect(errorsOf(readOne(doc('metadata:', '  name: x')))).toMatchObject([{ code: 'unknown-kind', line: 1, message: expect.stringContaining('missing required field "kind"') }]);
+  });
+
+  it('a wsync apiVersion other than v1, or a wsync-looking document without apiVersion, is an error', () => {
+    expect(errorsOf(readOne('apiVersion: wsync/v2\nkind: Org\nmetadata: {name: x}\n'))).toMatchObject([
+      { code: 'api-version', line: 1, field: 'apiVersion', kind: 'Org', name: 'x' },
+    ]);
+    expect(errorsOf(readOne('apiversion: wsync/v1\nkind: Org\nmetadata: {name: x}\n'))).toMatchObject([
+      { code: 'api-version', line: 1, message: 'unknown field "apiversion" (did you mean "apiVersion"?)' },
+    ]);
+    expect(errorsOf(readOne('kind: Monitor\nmetadata: {name: x}\nspec: {}\n'))).toMatchObject([
+      { code: 'api-version', message: expect.stringContaining('missing apiVersion') },
+    ]);
+    // docker-compose's `version` is not a misspelt apiVersion.
+    expect(readOne("version: '3'\nservices: {}\n").stats.skipped).toBe(1);
+  });
+
+  it('a list or text that mentions wsync resources is an error, not silently skipped', () => {
+    expect(errorsOf(readOne('- apiVersion: wsync/v1\n  kind: Org\n'))).toMatchObject([{ code: 'not-a-mapping', line: 1 }]);
+    expect(errorsOf(readOne('apiVersion wsync/v1\nkind Org\n'))).toMatchObject([{ code: 'not-a-mapping' }]);
+  });
+
+  it('the same natural key declared twice is an error naming both places', () => {
+    const desired = readOne([org('acme'), org('other'), org('acme')].join('---\n'));
+    expect(errorsOf(desired)).toEqual([
+      {
+        severity: 'error',
+        code: 'duplicate-key-declared',
+        file: 'r.yaml',
+        line: 11,
+        column: 1,
+        kind: 'Org',
+        name: 'acme',
+        field: 'metadata.name',
+        message: 'Org "acme" is also declared at r.yaml:1:1',
+      },
+    ]);
+    expect(desired.resources.map((r) => r.name)).toEqual(['acme', 'other']);
+  });
+
+  it('finds duplicates across files and by natural key (emails ignore case), even when one copy is invalid', async () => {
+    const user = (email: string, role: string): string =>
+      doc('kind: User', 'metadata:', `  name: ${email}`, 'spec:', '  name: Ada', `  role: ${role}`);
+    const dir = tree({ 'a.yaml': user('ada@example.com', 'admin'), 'b/c.yaml': `# comment\n${user('ADA@example.com', '""')}` });
+    const desired = await readDesired(dir, { env: {} });
+    expect(errorsOf(desired).map((d) => [d.code, d.file, d.line])).toEqual([
+      ['duplicate-key-declared', 'b/c.yaml', 2],
+      ['schema', 'b/c.yaml', 8],
+    ]);
+    expect(errorsOf(desired)[0]?.message).toBe('User "ada@example.com" is also declared at a.yaml:1:1');
+  });
+
+  it('duplicate keys in a mapping are errors at the second key', () => {
+    const desired = readOne(doc('kind: Org', 'metadata:', '  name: a', '  name: b'));
+    expect(errorsOf(desired)).toMatchObject([
+      { code: 'duplicate-key', line: 5, column: 3, field: 'metadata.name', kind: 'Org', name: 'a', message: 'metadata: duplicate key "name"' },
+    ]);
+    expect(desired.resources).toEqual([]);
+  });
+
+  it('YAML syntax errors name the place; the file\'s other documents are still read', () => {
+    const text = [org('before'), 'apiVersion: wsync/v1\nkind: Org\nmetadata:\n  name: [broken\n', org('after')].join('---\n');
+    const desired = readOne(text);
+    const errors = errorsOf(desired);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.every((d) => d.code === 'yaml-syntax' && d.file === 'r.yaml' && (d.line ?? 0) >= 5)).toBe(true);
+    expect(errors[0]?.kind).toBe('Org');
+    expect(desired.resources.map((r) => r.name)).toEqual(['before', 'after']);
+    expect(errorsOf(readOne('a:\n\tb: 1\n'))).toMatchObject([{ code: 'yaml-syntax', line: 2 }]);
+  });
+
+  it('bounds alias expansion: a billion-laughs document is one error, quickly', () => {
+    const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 10; i++) lines.push(`a${i}: &a${i} [${Array.from({ length: 10 }, () => `*a${i - 1}`).join(', ')}]`);
+    const started = Date.now();
+    const desired = readOne(`apiVersion: wsync/v1\nkind: Org\nmetadata: {name: bomb}\nspec:\n  ${lines.join('\n  ')}\n`);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(errorsOf(desired)).toMatchObject([{ code: 'alias-limit', kind: 'Org', name: 'bomb' }]);
+  });
+
+  it('accepts a few aliases, and rejects one that refers to itself or to nothing', () => {
+    const ok = readOne(
+      doc('kind: Role', 'metadata:', '  name: r', 'spec:', '  orgCapabilities:', '    monitors: &crud [create, read]', '    notifiers: *crud'),
+    );
+    expect(ok.diagnostics).toEqual([]);
+    expect(ok.resources[0]?.spec.orgCapabilities).toEqual({ monitors: ['create', 'read'], notifiers: ['create', 'read'] });
+    expect(errorsOf(readOne('a: &x [1, *x]\n'))).toMatchObject([{ code: 'alias-limit' }]);
+    expect(errorsOf(readOne('apiVersion: wsync/v1\nkind: Org\nmetadata: *nothing\n'))[0]?.code).toMatch(/yaml-syntax/);
+  });
+
+  it('bounds nesting depth', () => {
+    const deep = `${'['.repeat(200)}${']'.repeat(200)}\n`;
+    const errors = errorsOf(readOne(`apiVersion: wsync/v1\nkind: Org\nmetadata: {name: deep}\nspec: ${deep}`));
+    expect(errors.map((d) => d.code)).toContain('yaml-limit');
+  });
+
+  it('does not let __proto__ keys reach an object prototype', () => {
+    const desired = readOne(doc('kind: Org', 'metadata:', '  name: p', 'spec:', '  __proto__: {polluted: true}'));
+    expect(errorsOf(desired)).toMatchObject([{ code: 'unknown-field', field: 'spec.__proto__' }]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('rejects non-finite numbers and non-text keys', () => {
+    const desired = readOne(doc('kind: Monitor', 'metadata:', '  name: m', 'spec:', '  type: Threshold', '  threshold: .inf', '  ? [a]', '  : b'));
+    expect(errorsOf(desired).filter((d) => d.line === 7)).toMatchObject([{ message: 'spec.threshold: must be a finite number' }]);
+    expect(errorsOf(desired).some((d) => d.message === 'spec: mapping keys must be plain text')).toBe(true);
+  });
+});
