@@ -1,11 +1,10 @@
 // `npm run bench -- validate`: wall time and peak memory of `wsync validate` as a whole process
 // (Node start-up included) over 10,000 resources in 500 files.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { median, runWsync } from './lib/measure.mjs';
 
 const RESOURCES = 10_000;
 const FILES = 500;
@@ -103,47 +102,30 @@ export async function generateTree(dir, resources = RESOURCES, files = FILES) {
   return plan.length;
 }
 
-/** Runs the CLI once; peak RSS from GNU time when present, else from a preload reporting at exit. */
-function runOnce(root, dir) {
-  const useTime = existsSync('/usr/bin/time');
-  const preload = pathToFileURL(join(root, 'bench', 'maxrss-preload.mjs')).href;
-  const command = useTime ? '/usr/bin/time' : process.execPath;
-  const args = useTime
-    ? ['-f', 'maxrss-kb=%M', process.execPath, join(root, 'bin', 'wsync.js'), 'validate', dir]
-    : ['--import', preload, join(root, 'bin', 'wsync.js'), 'validate', dir];
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(command, args, { env: { ...process.env, ...SECRET_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = performance.now() - started;
-      const match = /maxrss-kb=(\d+)/.exec(stderr);
-      if (code !== 0) reject(new Error(`wsync validate exited ${code}: ${stdout.slice(-500)} ${stderr.slice(-500)}`));
-      else resolve({ ms, rssMb: match ? Number(match[1]) / 1024 : NaN, summary: stdout.trim().split('\n').pop() });
-    });
-  });
+/** Runs `wsync validate DIR` as a whole process; wall time includes Node start-up. */
+async function runOnce(root, dir) {
+  const run = await runWsync(root, ['validate', dir], SECRET_ENV);
+  if (run.code !== 0) throw new Error(`wsync validate exited ${run.code}: ${run.stdout.slice(-500)} ${run.stderr.slice(-500)}`);
+  return run;
 }
 
 export default async function bench({ root }) {
   const dir = await mkdtemp(join(tmpdir(), 'wsync-bench-validate-'));
   try {
     const count = await generateTree(dir);
+    await runOnce(root, dir); // warm the file cache: the first read of a fresh tree measures the disk
     const runs = [];
     for (let i = 0; i < RUNS; i++) runs.push(await runOnce(root, dir));
-    const times = runs.map((r) => r.ms).sort((a, b) => a - b);
-    const median = times[Math.floor(times.length / 2)];
-    const peak = Math.max(...runs.map((r) => r.rssMb));
+    const wall = runs.map((r) => r.wallMs);
+    const rss = Math.max(...runs.map((r) => r.maxRssMb));
+    const label = `validate ${count} resources in ${FILES} files`;
     return {
       rows: [
-        { name: `validate ${count} resources in ${FILES} files: wall time (median of ${RUNS})`, value: Math.round(median), unit: 'ms', target: `< ${TARGET_MS}`, ok: median < TARGET_MS },
-        { name: `validate ${count} resources in ${FILES} files: wall time (best)`, value: Math.round(times[0]), unit: 'ms', target: `< ${TARGET_MS}`, ok: times[0] < TARGET_MS },
-        { name: `validate ${count} resources in ${FILES} files: peak RSS (max of ${RUNS})`, value: Math.round(peak), unit: 'MB', target: `< ${TARGET_MB}`, ok: peak < TARGET_MB },
+        { name: `${label}: wall time, median of ${RUNS}`, value: Math.round(median(wall)), unit: 'ms', target: `< ${TARGET_MS}`, ok: median(wall) < TARGET_MS },
+        { name: `${label}: wall time, best of ${RUNS}`, value: Math.round(Math.min(...wall)), unit: 'ms', target: `< ${TARGET_MS}`, ok: Math.min(...wall) < TARGET_MS },
+        { name: `${label}: peak RSS, max of ${RUNS}`, value: Math.round(rss), unit: 'MB', target: `< ${TARGET_MB}`, ok: rss < TARGET_MB },
       ],
-      summary: runs[0].summary,
+      summary: runs[0].stdout.trim().split('\n').pop(),
     };
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -152,7 +134,7 @@ export default async function bench({ root }) {
 
 // `node bench/validate.mjs` runs it alone.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const root = join(new URL('.', import.meta.url).pathname, '..');
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
   const result = await bench({ root, dist: join(root, 'dist') });
   for (const row of result.rows) console.log(`${row.ok ? 'ok  ' : 'FAIL'} ${row.name}: ${row.value} ${row.unit} (target ${row.target})`);
   console.log(result.summary);

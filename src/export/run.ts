@@ -124,6 +124,8 @@ export async function runExport(dirArg: string | undefined, raw: Record<string, 
     await writeTree(out, result.files, { force: flags.force === true, folders: kinds.map((kind) => KINDS[kind].plural) });
     for (const warning of result.warnings) process.stderr.write(`warning: ${redact(warning)}\n`);
 
+    process.stdout.write(`Exported ${summary(result)} to ${outArg}\n`);
+
     if (flags.adopt === true) {
       const stateDir = resolve(flags.stateDir ?? join(out, '.wsync'));
       const state = await openState(stateDir, {
@@ -143,8 +145,6 @@ export async function runExport(dirArg: string | undefined, raw: Record<string, 
       const note = skipped > 0 ? ` (${skipped} renamed duplicates not adopted)` : '';
       process.stdout.write(`Adopted ${result.objects.length - skipped} objects in ${stateDir}${note}\n`);
     }
-
-    process.stdout.write(`Exported ${summary(result)} to ${outArg}\n`);
     if (result.variables.length > 0) {
       process.stdout.write('Set these environment variables before plan/apply:\n');
       for (const name of result.variables) process.stdout.write(`${name}\n`);

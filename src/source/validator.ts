@@ -37,6 +37,8 @@ function instance(): Ajv {
     // and the generated code is small enough that optimising it costs more than it saves.
     validateSchema: false,
     code: { optimize: false },
+    // Shared definitions (capabilities) compiled once, not into every kind that uses them.
+    inlineRefs: false,
   });
   const formats = new Set<string>();
   for (const schema of schemas.values()) collectFormats(schema, formats);
