@@ -3,8 +3,7 @@
 //   default debounce (200 ms) included;
 // - CPU time used while idle for 60 s (WSYNC_BENCH_IDLE_SECONDS to shorten), watching 10,000 resources;
 // - RSS with 10,000 resources loaded (after the first reconcile, and the peak).
-import { spawn } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -8,7 +8,8 @@
 #
 # Environment: DEBIAN_MIRROR (default http://deb.debian.org/debian), WSYNC_IMAGE (the tag of the
 # built image, default localhost/wsync:check), WSYNC_IMAGE_WORK (scratch directory, kept when given),
-# BUILDAH_STORAGE_DRIVER (default vfs, which works inside containers without overlay support).
+# BUILDAH_STORAGE_DRIVER (default vfs, which works inside containers without overlay support),
+# WSYNC_IMAGE_EXTRA_CA (a CA bundle the base image trusts; default: the host's NODE_EXTRA_CA_CERTS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -67,6 +68,17 @@ if [ ! -x "$ROOTFS/usr/local/bin/node" ]; then
 fi
 chroot "$ROOTFS" /usr/local/bin/node --version >/dev/null || die "node does not run inside the base root filesystem"
 
+# Behind a TLS-inspecting proxy (NODE_EXTRA_CA_CERTS on the host), npm in the build needs its CA too.
+# It goes into this stand-in base image only; the Dockerfile itself stays free of it.
+EXTRA_CA=${WSYNC_IMAGE_EXTRA_CA:-${NODE_EXTRA_CA_CERTS:-}}
+ca_env=()
+rm -f "$ROOTFS/usr/local/share/ca-certificates/host-extra-ca.crt"
+if [ -n "$EXTRA_CA" ] && [ -f "$EXTRA_CA" ]; then
+  log "trusting the host's extra CA ($EXTRA_CA) in the base image"
+  install -D -m 0644 "$EXTRA_CA" "$ROOTFS/usr/local/share/ca-certificates/host-extra-ca.crt"
+  ca_env=(--env NODE_EXTRA_CA_CERTS=/usr/local/share/ca-certificates/host-extra-ca.crt)
+fi
+
 log "committing the base image as $BASE_IMAGE"
 tar -C "$ROOTFS" --numeric-owner -cf "$WORK/rootfs.tar" .
 ctr=$(bah from scratch)
@@ -74,6 +86,7 @@ bah add "$ctr" "$WORK/rootfs.tar" / >/dev/null
 bah config \
   --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   --env NODE_VERSION="$(chroot "$ROOTFS" /usr/local/bin/node --version | tr -d v)" \
+  "${ca_env[@]}" \
   --cmd node \
   --os linux --arch amd64 \
   "$ctr"
@@ -87,12 +100,19 @@ log "buildah bud --isolation chroot -t $IMAGE ."
 bah bud --isolation chroot --format docker --pull=never --layers=false -t "$IMAGE" -f Dockerfile .
 
 log "checking the image"
-cfg=$(bah inspect --type image --format '{{json .Docker.Config}}' "$IMAGE")
-printf '%s\n' "$cfg"
-echo "$cfg" | grep -q '"User":"65532:65532"' || die "the image does not run as 65532:65532"
-echo "$cfg" | grep -q '"Entrypoint":\["wsync"\]' || die "the entrypoint is not wsync"
-echo "$cfg" | grep -q '/healthz' || die "no HEALTHCHECK on /healthz"
-echo "$cfg" | grep -q '"/var/lib/wsync"' || die "no state volume"
+bah inspect --type image "$IMAGE" | node -e '
+  let text = "";
+  process.stdin.on("data", (d) => (text += d)).on("end", () => {
+    const c = JSON.parse(text).Docker.config;
+    console.log(JSON.stringify({ User: c.User, Entrypoint: c.Entrypoint, Cmd: c.Cmd, Healthcheck: c.Healthcheck?.Test, Volumes: Object.keys(c.Volumes ?? {}), ExposedPorts: Object.keys(c.ExposedPorts ?? {}) }, null, 1));
+    const problems = [];
+    if (c.User !== "65532:65532") problems.push("the image does not run as 65532:65532");
+    if (JSON.stringify(c.Entrypoint) !== JSON.stringify(["wsync"])) problems.push("the entrypoint is not wsync");
+    if (!JSON.stringify(c.Healthcheck?.Test ?? []).includes("/healthz")) problems.push("no HEALTHCHECK on /healthz");
+    if (!("/var/lib/wsync" in (c.Volumes ?? {}))) problems.push("no /var/lib/wsync volume");
+    if (problems.length) { console.error(problems.join("\n")); process.exit(1); }
+  });
+' || die "the image configuration is wrong (above)"
 
 ctr=$(bah from --pull=never "$IMAGE")
 trap 'bah rm "$ctr" >/dev/null 2>&1 || true; [ -n "${WSYNC_IMAGE_WORK:-}" ] || rm -rf "$WORK"' EXIT

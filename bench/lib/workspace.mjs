@@ -2,6 +2,7 @@
 // resource files, and the inventory that says wsync owns it all — so a plan of it is a true no-op.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stringify } from 'yaml';
 
 const hex = (n, width = 16) => n.toString(16).padStart(width, '0');
 
@@ -74,12 +75,12 @@ export function generateWorkspace({ notifiers = 2000, monitors = 6000, users = 5
   return { seed, files, inventory, count };
 }
 
-/** Writes the files (JSON is valid YAML, and fast to write) and the inventory of a generated workspace. */
+/** Writes the files (block YAML, as people write it) and the inventory of a generated workspace. */
 export function writeWorkspace(dir, stateDir, workspace) {
   for (const [file, docs] of workspace.files) {
     const path = join(dir, file);
     mkdirSync(join(path, '..'), { recursive: true });
-    writeFileSync(path, docs.map((doc) => JSON.stringify({ apiVersion: 'wsync/v1', ...doc }, null, 1)).join('\n---\n') + '\n');
+    writeFileSync(path, docs.map((doc) => stringify({ apiVersion: 'wsync/v1', ...doc }, { lineWidth: 0 })).join('---\n'));
   }
   mkdirSync(stateDir, { recursive: true });
   writeFileSync(join(stateDir, 'inventory.json'), JSON.stringify({ version: 1, entries: workspace.inventory }, null, 1));

@@ -240,6 +240,7 @@ export class Daemon {
       failed: 0,
       drift: 0,
     };
+    if (this.reloadRequested) this.reconnect();
     let snap: Snapshot | null;
     try {
       snap = await resolveSnapshot(this.config.dir);
@@ -263,7 +264,6 @@ export class Daemon {
     this.status.revision = snap.revision;
     if (snap.revision !== null) this.metrics.setRevision(snap.revision);
 
-    if (this.reloadRequested) this.reconnect();
     let outcome: ReconcileOutcome | undefined;
     try {
       const enforce = this.config.policy.mode === 'enforce';
@@ -356,6 +356,7 @@ export class Daemon {
       updated: record.updated,
       deleted: record.deleted,
       replaced: counts.replaced,
+      adopted: counts.adopted,
       failed: record.failed,
       skipped: counts.skipped,
       drift: record.drift,

@@ -28,7 +28,36 @@ export function createLogger(opts: LoggerOptions): Logger {
     formatters: { level: (label: string) => ({ level: label }) },
   };
   if (pretty) {
-    return pino(base, PinoPretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+    return pino(
+      base,
+      PinoPretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', hideObject: true, ignore: 'pid,hostname', messageFormat: prettyMessage }),
+    );
   }
   return pino(base, pino.destination({ dest: 1, sync: true }));
+}
+
+const HIDDEN = new Set(['level', 'time', 'pid', 'hostname', 'msg']);
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** One readable line per event on a terminal; the JSON fields stay the same. */
+export function prettyMessage(log: Record<string, unknown>): string {
+  const at = log.revision ? ` @${text(log.revision)}` : '';
+  if (log.msg === 'reconcile') {
+    const counts = ['created', 'updated', 'deleted', 'failed', 'drift'].map((k) => `${k} ${text(log[k] ?? 0)}`).join(', ');
+    const error = log.error ? `: ${text(log.error)}` : '';
+    return `reconcile ${text(log.result)} (${text(log.trigger)}${at}) ${counts}, ${text(log.duration_ms)} ms${error}`;
+  }
+  if (log.msg === 'change') {
+    const id = log.id ? ` ${text(log.id)}` : '';
+    const message = log.message ? `: ${text(log.message)}` : '';
+    return `${text(log.outcome)}: ${text(log.action)} ${text(log.kind)}/${text(log.key)}${id}${at}${message}`;
+  }
+  const extra = Object.entries(log)
+    .filter(([k, v]) => !HIDDEN.has(k) && v !== undefined && v !== null)
+    .map(([k, v]) => `${k}=${text(v)}`)
+    .join(' ');
+  return extra ? `${text(log.msg)} ${extra}` : text(log.msg);
 }

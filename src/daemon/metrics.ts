@@ -88,7 +88,8 @@ export class DaemonMetrics {
     this.lastSuccess.set(0);
     this.ready.set(0);
     this.consecutiveFailures.set(0);
-    if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    // The event-loop delay monitor samples with a timer: once a second keeps an idle daemon idle (the default, 10 ms, does not).
+    if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 1000 });
   }
 
   setDrift(counts: ReadonlyMap<string, number>): void {

@@ -104,8 +104,11 @@ function modeOf(flags: RunFlags): 'enforce' | 'observe' {
   return mode;
 }
 
-/** Waits for SIGTERM/SIGINT (stop) and handles SIGHUP (reload) until the daemon has stopped. */
-function untilStopped(daemon: Daemon, log: Logger): Promise<number> {
+/**
+ * Handles SIGTERM/SIGINT (stop) and SIGHUP (reload) — from the very start, so a signal that lands
+ * while the daemon is still starting is not lost — and resolves with the exit code once stopped.
+ */
+function untilStopped(starting: Promise<Daemon | null>, log: Logger): Promise<number> {
   return new Promise<number>((done) => {
     let signalled = false;
     const onStop = (signal: NodeJS.Signals): void => {
@@ -123,22 +126,27 @@ function untilStopped(daemon: Daemon, log: Logger): Promise<number> {
         done(1);
       }, SHUTDOWN_DEADLINE_MS);
       deadline.unref();
-      daemon.stop(signal).then(
-        () => {
-          clearTimeout(deadline);
-          done(0);
-        },
-        (err: unknown) => {
-          clearTimeout(deadline);
-          log.error({ err: err instanceof Error ? err.message : String(err) }, 'shutdown failed');
-          done(1);
-        },
-      );
+      starting
+        .then((daemon) => daemon?.stop(signal))
+        .then(
+          () => {
+            clearTimeout(deadline);
+            done(0);
+          },
+          (err: unknown) => {
+            clearTimeout(deadline);
+            log.error({ err: err instanceof Error ? err.message : String(err) }, 'shutdown failed');
+            done(1);
+          },
+        );
     };
-    const onHup = (): void => daemon.reload();
     process.on('SIGTERM', onStop);
     process.on('SIGINT', onStop);
-    process.on('SIGHUP', onHup);
+    process.on('SIGHUP', () => void starting.then((daemon) => daemon?.reload()));
+    // A daemon that could not start has nothing to wait for.
+    void starting.then((daemon) => {
+      if (daemon === null) done(1);
+    });
   });
 }
 
@@ -166,27 +174,24 @@ export async function runDaemon(dirArg: string, raw: Record<string, unknown>): P
   process.on('unhandledRejection', (reason) => {
     log.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unhandled rejection');
   });
-  let daemon: Daemon;
-  try {
-    daemon = await Daemon.start({
-      dir: settings.dir,
-      stateDir: settings.stateDir,
-      secretsDir: settings.secretsDir,
-      tokenOutputDir: settings.tokenOutputDir,
-      listen: settings.listen,
-      resync: settings.resync,
-      debounceMs: settings.debounceMs,
-      policy,
-      concurrency: settings.concurrency,
-      env,
-      connection,
-      // Flags are fixed for the life of the process; the environment and the token file are read again.
-      reloadConnection: () => resolveConnection(settings.connectionFlags, process.env),
-      logger: log,
-    });
-  } catch (err) {
+  const starting = Daemon.start({
+    dir: settings.dir,
+    stateDir: settings.stateDir,
+    secretsDir: settings.secretsDir,
+    tokenOutputDir: settings.tokenOutputDir,
+    listen: settings.listen,
+    resync: settings.resync,
+    debounceMs: settings.debounceMs,
+    policy,
+    concurrency: settings.concurrency,
+    env,
+    connection,
+    // Flags are fixed for the life of the process; the environment and the token file are read again.
+    reloadConnection: () => resolveConnection(settings.connectionFlags, process.env),
+    logger: log,
+  }).catch((err: unknown) => {
     log.fatal({ err: err instanceof Error ? err.message : String(err) }, 'could not start');
-    return 1;
-  }
-  return untilStopped(daemon, log);
+    return null;
+  });
+  return untilStopped(starting, log);
 }

@@ -24,6 +24,7 @@ export interface ReconcileRecord {
   result: ReconcileResult;
   durationMs: number;
   created: number;
+  /** Updated or adopted. */
   updated: number;
   deleted: number;
   failed: number;

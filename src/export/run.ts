@@ -2,7 +2,7 @@
 // the tree atomically, optionally adopt what was written, print the variables to set.
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createApiClient } from '../api/client.js';
-import { ConfigError, resolveConnection, type ConnectionFlags } from '../api/connection.js';
+import { resolveConnection, type ConnectionFlags } from '../api/connection.js';
 import { createRedactor } from '../core/redact.js';
 import { KIND_NAMES, type KindName } from '../core/types.js';
 import { KINDS, parseKindName } from '../kinds/index.js';
@@ -12,7 +12,7 @@ import { openState } from '../state/index.js';
 import { schemaDir } from '../util/package-root.js';
 import type { SchemaSet } from './schema-order.js';
 import { exportWorkspace, type ExportResult } from './workspace.js';
-import { ExportTargetError, writeTree } from './write-tree.js';
+import { writeTree } from './write-tree.js';
 
 export interface ExportFlags extends ConnectionFlags {
   out?: string;
@@ -133,11 +133,10 @@ export async function runExport(dirArg: string | undefined, raw: Record<string, 
         warn: (message) => process.stderr.write(`warning: ${redact(message)}\n`),
       });
       try {
-        for (const object of result.objects) {
-          if (object.renamed) continue;
-          // Secret hashes stay empty: the values are not known until the next apply writes them.
-          await state.record({ kind: object.kind, key: object.key, id: object.id });
-        }
+        // Secret hashes stay empty: the values are not known until the next apply writes them.
+        // Records made together share one write of the inventory.
+        const adopted = result.objects.filter((object) => !object.renamed);
+        await Promise.all(adopted.map((object) => state.record({ kind: object.kind, key: object.key, id: object.id })));
       } finally {
         await state.close();
       }
@@ -151,9 +150,7 @@ export async function runExport(dirArg: string | undefined, raw: Record<string, 
     }
     return 0;
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof ExportUsageError || err instanceof ExportTargetError) {
-      return fail(err.message);
-    }
+    // ConfigError, ExportUsageError, ExportTargetError, ApiError: their messages are written for the user.
     return fail(err instanceof Error ? err.message : String(err));
   }
 }

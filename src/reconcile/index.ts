@@ -31,7 +31,7 @@ export type ReconcileStatus =
   | 'invalid'
   /** The plan has errors (unresolved references, refused adoption, missing datasets): nothing written. */
   | 'unappliable'
-  /** The plan breaks a safety rule (delete budget, empty desired set): nothing written. */
+  /** The plan breaks a safety rule (delete budget, empty desired set, refused adoption): nothing written. */
   | 'refused'
   /** mode plan: the plan was made. */
   | 'planned'
@@ -70,7 +70,9 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
 
     const base = { desired, live, plan, diagnostics, liveRequests: live.requests };
     if (hasErrors(plan.diagnostics)) return { ...base, status: 'unappliable' };
-    if (plan.refusals.length > 0) return { ...base, status: 'refused' };
+    if (plan.refusals.length > 0 || plan.changes.some((c) => c.action === 'refused')) {
+      return { ...base, status: 'refused' };
+    }
     if (!writing || !state) return { ...base, status: 'planned' };
 
     const result = await applyPlan({

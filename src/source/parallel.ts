@@ -13,7 +13,7 @@ export interface WorkerInput {
   files: ListedFile[];
   env: Record<string, string | undefined>;
   secretsDir: string | undefined;
-  /** Index of the next unclaimed file, shared by both threads. */
+  /** [0]: index of the next unclaimed file, shared by both threads; [1]: files the worker claimed. */
   next: Int32Array;
 }
 
@@ -28,18 +28,25 @@ function workerScript(): URL | undefined {
   return url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? url : undefined;
 }
 
-function runWorker(script: URL, input: WorkerInput): Promise<WorkerOutput | undefined> {
-  return new Promise((resolve) => {
+interface Helper {
+  output: Promise<WorkerOutput | undefined>;
+  /** Stops the worker; whatever it claimed and did not return, the caller does itself. */
+  stop(): void;
+}
+
+function startWorker(script: URL, input: WorkerInput): Helper {
+  let worker: Worker | undefined;
+  const output = new Promise<WorkerOutput | undefined>((resolve) => {
     let settled = false;
-    const finish = (output: WorkerOutput | undefined): void => {
+    const finish = (result: WorkerOutput | undefined): void => {
       if (!settled) {
         settled = true;
-        resolve(output);
+        resolve(result);
       }
     };
     try {
-      const worker = new Worker(script, { workerData: input });
-      worker.once('message', (output: WorkerOutput) => finish(output));
+      worker = new Worker(script, { workerData: input });
+      worker.once('message', (result: WorkerOutput) => finish(result));
       // A worker that fails leaves its files unprocessed; the caller does them.
       worker.once('error', () => finish(undefined));
       worker.once('exit', () => finish(undefined));
@@ -47,6 +54,7 @@ function runWorker(script: URL, input: WorkerInput): Promise<WorkerOutput | unde
       finish(undefined);
     }
   });
+  return { output, stop: () => void worker?.terminate() };
 }
 
 /**
@@ -60,17 +68,23 @@ export async function processFiles(
 ): Promise<{ results: FileResult[]; secretValues: Set<string> }> {
   const sources = createSecretSources(options.env, options.secretsDir);
   const results = new Array<FileResult | undefined>(files.length);
-  const next = new Int32Array(new SharedArrayBuffer(4));
+  const next = new Int32Array(new SharedArrayBuffer(8));
   const script = files.length >= PARALLEL_MIN_FILES && availableParallelism() > 1 ? workerScript() : undefined;
   const helper = script
-    ? runWorker(script, { files: [...files], env: { ...options.env }, secretsDir: options.secretsDir, next })
-    : Promise.resolve(undefined);
+    ? startWorker(script, { files: [...files], env: { ...options.env }, secretsDir: options.secretsDir, next })
+    : undefined;
   for (;;) {
     const index = Atomics.add(next, 0, 1);
     if (index >= files.length) break;
     results[index] = processFile(files[index]!, sources);
   }
-  const output = await helper;
+  let output: WorkerOutput | undefined;
+  if (helper && Atomics.load(next, 1) === 0) {
+    // This thread was done before the worker had even started: waiting for it would only add time.
+    helper.stop();
+  } else if (helper) {
+    output = await helper.output;
+  }
   if (output) {
     for (const [index, result] of output.results) results[index] = result;
     for (const value of output.secretValues) sources.secretValues.add(value);

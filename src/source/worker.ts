@@ -10,6 +10,7 @@ const output: WorkerOutput = { results: [], secretValues: [] };
 for (;;) {
   const index = Atomics.add(input.next, 0, 1);
   if (index >= input.files.length) break;
+  Atomics.add(input.next, 1, 1);
   output.results.push([index, processFile(input.files[index]!, sources)]);
 }
 output.secretValues = [...sources.secretValues];

@@ -140,7 +140,7 @@ describe('wsync validate', () => {
 
   it('gives the same answer for a large tree (read on two threads) as the in-process reader', async () => {
     const files: Record<string, string> = { 'notifiers.yaml': notifier };
-    for (let i = 0; i < 80; i++) {
+    for (let i = 0; i < 200; i++) {
       const extra = i % 7 === 0 ? '  treshold: 3\n' : i % 11 === 0 ? '  intervalMinutes: 0\n' : '';
       files[`team-${i % 5}/m-${String(i).padStart(3, '0')}.yaml`] = [monitor(`m-${i}`, extra), monitor(`m-${i}-b`)].join('---\n');
     }
@@ -151,8 +151,8 @@ describe('wsync validate', () => {
     expect(cli.stdout).toBe(inProcess.output);
     expect(cli.code).toBe(inProcess.exitCode);
     const report = JSON.parse(cli.stdout) as { resources: number; errors: number };
-    expect(report.resources).toBe(162);
-    expect(report.errors).toBeGreaterThan(10);
+    expect(report.resources).toBe(402);
+    expect(report.errors).toBeGreaterThan(40);
   });
 });
 
