@@ -1,14 +1,10 @@
 import { join } from 'node:path';
 import { formatDiagnostic } from '../core/diagnostics.js';
-import type { Change } from '../core/types.js';
 import { ApplyRun } from './run.js';
 import { ApplyRefusedError, type ApplyInput, type ApplyResult } from './types.js';
 
-export { ApplyRefusedError, type ApplyEvent, type ApplyInput, type ApplyOutcome, type ApplyResult } from './types.js';
+export { ApplyRefusedError, WRITE_ACTIONS, type ApplyEvent, type ApplyInput, type ApplyOutcome, type ApplyResult } from './types.js';
 export { formatApplyEvent, formatApplySummary } from './format.js';
-
-/** Actions that write; `noop`, `skipped` and `refused` never reach the API. */
-export const WRITE_ACTIONS: ReadonlySet<Change['action']> = new Set(['create', 'update', 'replace', 'adopt', 'delete']);
 
 /** Why a plan must not be applied at all (errors, whole-plan refusals, refused changes); empty when it may. */
 export function refusalReasons(plan: ApplyInput['plan']): string[] {

@@ -22,7 +22,7 @@ import { secretHashes } from '../plan/secrets.js';
 import { writeTokenSecret } from '../state/index.js';
 import { ApplyIndex } from './name-index.js';
 import { runPool } from './pool.js';
-import type { ApplyEvent, ApplyInput, ApplyOutcome, ApplyResult } from './types.js';
+import { WRITE_ACTIONS, type ApplyEvent, type ApplyInput, type ApplyOutcome, type ApplyResult } from './types.js';
 
 /** POSTs that got no answer are retried this many times in all, each after a fresh list. */
 const MAX_POST_ATTEMPTS = 3;
@@ -77,9 +77,12 @@ export class ApplyRun {
   private readonly counts = { created: 0, updated: 0, replaced: 0, deleted: 0, adopted: 0, failed: 0, skipped: 0 };
   private writes = 0;
   private aborted = false;
+  /** Key of the secret hashes (read once: `state.inventory` copies every entry). */
+  private readonly hashKey: string;
 
   constructor(private readonly input: ApplyInput & { tokenOutputDir: string }) {
     this.index = new ApplyIndex(input.desired, input.live);
+    this.hashKey = input.state.inventory.hashKey;
     for (const resource of input.desired.resources) this.desiredByRef.set(changeRef(resource.kind, resource.key), resource);
     for (const list of Object.values(input.live.objects)) {
       for (const object of list ?? []) this.liveById.set(liveRef(object.kind, object.id), object);
@@ -91,7 +94,7 @@ export class ApplyRun {
   async execute(): Promise<ApplyResult> {
     const started = performance.now();
     const { plan, concurrency } = this.input;
-    const actionable = plan.changes.filter((c) => ['create', 'update', 'replace', 'adopt', 'delete'].includes(c.action));
+    const actionable = plan.changes.filter((c) => WRITE_ACTIONS.has(c.action));
     for (const change of actionable) {
       const ref = changeRef(change.kind, change.key);
       this.outcomes.set(ref, new Promise((resolve) => this.settle.set(ref, resolve)));
@@ -227,16 +230,15 @@ export class ApplyRun {
     if (!module.create) throw new Error(`${change.kind} objects cannot be created through the API`);
     const endpoint = module.create;
     const body = this.wireBody(module, resource, undefined);
+    if (change.kind === 'ApiToken') return this.writeToken(change, module, resource, () => this.send(endpoint, body));
     this.noteDeferredMembers(change, resource);
     const { raw, recovered } = await this.idempotentPost(change.kind, change.key, resource, () => this.send(endpoint, body));
     const id = this.idOf(raw, change);
     this.index.set(change.kind, change.key, id);
     this.markTouched(change.kind, id);
-    const note = recovered ? 'the answer was lost; found it created by listing again' : undefined;
-    if (change.kind === 'ApiToken') return this.finishToken(change, module, resource, raw, recovered, note);
     await this.recordOwned(change.kind, change.key, id, resource);
     this.retargetDeferred(change, id);
-    return note === undefined ? { id } : { id, message: note };
+    return recovered ? { id, message: 'the answer was lost; found it created by listing again' } : { id };
   }
 
   private async update(change: Change, module: KindModule, resource: DesiredResource): Promise<Done> {
@@ -273,66 +275,67 @@ export class ApplyRun {
   /** ApiToken: POST regenerate with the new spec; the old token expires now, the new one has a new id. */
   private async replace(change: Change, module: KindModule, resource: DesiredResource, oldId: string): Promise<Done> {
     if (!module.replace) throw new Error(`${change.kind} objects cannot be replaced through the API`);
-    const { raw, recovered } = await this.regenerate(change, module, resource, oldId);
-    const id = this.idOf(raw, change);
-    this.index.set(change.kind, change.key, id, oldId);
-    this.markTouched(change.kind, id);
-    const note = recovered ? 'the answer was lost; found the new token by listing again' : undefined;
-    return this.finishToken(change, module, resource, raw, recovered, note);
-  }
-
-  private regenerate(
-    change: Change,
-    module: KindModule,
-    resource: DesiredResource,
-    id: string,
-  ): Promise<{ raw: JsonObject; recovered: boolean }> {
-    const endpoint = (module.replace as (id: string) => HttpEndpoint)(id);
+    const endpoint = module.replace(oldId);
     const body: JsonObject = {
       existingTokenExpiresAt: new Date().toISOString(),
       newToken: this.wireBody(module, resource, undefined),
     };
-    return this.idempotentPost(change.kind, change.key, resource, () => this.send(endpoint, body));
+    return this.writeToken(change, module, resource, () => this.send(endpoint, body), oldId);
   }
 
   /**
-   * The secret of a created or regenerated token is in the answer only. When the answer was lost
-   * (the token was found by listing), regenerate it once more to get a secret we hold.
+   * Creates (or regenerates) a token and saves its secret, which only the answer carries. When the
+   * answer was lost, the token found by listing again has no secret we could save: it is deleted
+   * (DELETE is safe to repeat, unlike POST) and a fresh one is created.
    */
-  private async finishToken(
+  private async writeToken(
     change: Change,
     module: KindModule,
     resource: DesiredResource,
-    raw: JsonObject,
-    recovered: boolean,
-    note: string | undefined,
+    firstPost: () => Promise<ApiResponse>,
+    oldId?: string,
   ): Promise<Done> {
-    let current = raw;
-    let lost = recovered;
-    for (let attempt = 0; lost && attempt < MAX_POST_ATTEMPTS; attempt++) {
-      const previousId = this.idOf(current, change);
-      await this.recordOwned(change.kind, change.key, previousId, resource);
-      const next = await this.regenerate(change, module, resource, previousId);
-      current = next.raw;
-      lost = next.recovered;
-      const nextId = this.idOf(current, change);
-      this.index.set(change.kind, change.key, nextId, previousId);
-      this.markTouched(change.kind, nextId);
+    let post = firstPost;
+    let previousId = oldId;
+    let discarded = 0;
+    for (let round = 1; ; round++) {
+      const { raw, recovered } = await this.idempotentPost(change.kind, change.key, resource, post);
+      const id = this.idOf(raw, change);
+      this.index.set(change.kind, change.key, id, previousId);
+      previousId = id;
+      // Owned from here on: if what follows fails, the token can still be pruned or replaced.
+      await this.recordOwned(change.kind, change.key, id, resource);
+      const secret = typeof raw.token === 'string' && raw.token !== '' && !recovered ? raw.token : undefined;
+      if (secret !== undefined) return this.saveTokenSecret(id, resource, secret, discarded);
+
+      if (round >= MAX_POST_ATTEMPTS || !module.remove || !module.create) {
+        throw new Error(
+          `${id}: the answer carrying the token's secret was lost ${round} times; ` +
+            'the token exists but its secret is unknown: delete it or change its spec, then apply again',
+        );
+      }
+      try {
+        await this.send(module.remove(id, resource.spec));
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === 404)) throw err;
+      }
+      await this.input.state.forget(change.kind, id);
+      discarded++;
+      const endpoint = module.create;
+      const body = this.wireBody(module, resource, undefined);
+      post = () => this.send(endpoint, body);
     }
-    const id = this.idOf(current, change);
-    await this.recordOwned(change.kind, change.key, id, resource);
-    const secret = typeof current.token === 'string' ? current.token : undefined;
-    if (secret === undefined || lost) {
-      throw new Error(`${id}: the server did not return the token's secret; run apply again to regenerate it`);
-    }
+  }
+
+  private async saveTokenSecret(id: string, resource: DesiredResource, secret: string, discarded: number): Promise<Done> {
     this.addSecret(secret);
     const path = await writeTokenSecret(this.input.tokenOutputDir, resource.name, secret).catch((err: unknown) => {
-      throw new Error(
-        `${id}: the token was written but its secret could not be saved (${err instanceof Error ? err.message : String(err)})`,
-      );
+      throw new Error(`${id}: the token exists but its secret could not be saved (${err instanceof Error ? err.message : String(err)})`);
     });
     const wrote = `wrote token to ${displayPath(path)}`;
-    return { id, message: note ? `${note}; ${wrote}` : wrote };
+    if (discarded === 0) return { id, message: wrote };
+    const lost = `${discarded} answer${discarded === 1 ? ' was' : 's were'} lost; the token${discarded === 1 ? '' : 's'} without a known secret deleted`;
+    return { id, message: `${lost}; ${wrote}` };
   }
 
   /**
@@ -416,7 +419,7 @@ export class ApplyRun {
   private recordOwned(kind: KindName, key: string, id: string, resource: DesiredResource): Promise<void> {
     const entry: InventoryEntry = { kind, key, id };
     // The same keyed hashes the planner compares against on the next run.
-    const hashes = secretHashes(KINDS[kind], resource.spec, this.input.state.inventory.hashKey);
+    const hashes = secretHashes(KINDS[kind], resource.spec, this.hashKey);
     if (Object.keys(hashes).length > 0) entry.secretHashes = hashes;
     if (isPruneDisabled(resource)) entry.pruneDisabled = true;
     this.markTouched(kind, id);

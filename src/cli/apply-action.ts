@@ -14,7 +14,7 @@ import { createRedactor } from '../core/redact.js';
 import type { Desired, Diagnostic, Plan, PlanFingerprint } from '../core/types.js';
 import { diffFingerprints } from '../plan/fingerprint.js';
 import { reconcile, type ReconcileOutcome } from '../reconcile/index.js';
-import { renderJson, renderText } from '../render/index.js';
+import { parsePlanJson, renderJson, renderText } from '../render/index.js';
 import { InventoryFileError, StateLockedError } from '../state/index.js';
 import { errorMessage } from './errors.js';
 import { PolicyFlagError, policyFromFlags, type PolicyFlags } from './policy-options.js';
@@ -51,38 +51,19 @@ class StalePlanError extends Error {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function isStringRecord(value: unknown): value is Record<string, string> {
-  return isRecord(value) && Object.values(value).every((v) => typeof v === 'string');
-}
-
-/** Reads the fingerprint of a plan file written by `wsync plan --out` (or `--format json`). */
+/** Reads the fingerprint of a plan file written by `wsync plan --out`. */
 async function readSavedFingerprint(file: string): Promise<PlanFingerprint> {
-  let doc: unknown;
+  let text: string;
   try {
-    doc = JSON.parse(await readFile(file, 'utf8'));
+    text = await readFile(file, 'utf8');
   } catch (err) {
     throw new Error(`--plan ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(err)}`);
   }
-  const fingerprint = isRecord(doc) ? (isRecord(doc.plan) ? doc.plan.fingerprint : doc.fingerprint) : undefined;
-  if (
-    !isRecord(fingerprint) ||
-    typeof fingerprint.desired !== 'string' ||
-    typeof fingerprint.live !== 'string' ||
-    !isStringRecord(fingerprint.desiredObjects) ||
-    !isStringRecord(fingerprint.liveObjects)
-  ) {
-    throw new Error(`--plan ${file}: not a saved plan (no fingerprint); write one with wsync plan --out FILE`);
+  try {
+    return parsePlanJson(text).fingerprint;
+  } catch (err) {
+    throw new Error(`--plan ${file}: ${errorMessage(err)}; write one with wsync plan --out FILE`);
   }
-  return {
-    desired: fingerprint.desired,
-    live: fingerprint.live,
-    desiredObjects: fingerprint.desiredObjects,
-    liveObjects: fingerprint.liveObjects,
-  };
 }
 
 function connectionFlags(flags: ApplyFlags): Parameters<typeof resolveConnection>[0] {
@@ -156,13 +137,14 @@ export async function runApply(dirArg: string, raw: Record<string, unknown>): Pr
         onPlan: (made: Plan, desired: Desired) => {
           plan = made;
           redact = createRedactor(desired.secretValues);
-          if (!json) {
-            const color = flags.color && process.stdout.isTTY === true && !env.NO_COLOR;
-            out(renderText(made, { color, verbose: flags.verbose }));
-          }
+          // A stale saved plan stops here, before the new plan could be mistaken for the reviewed one.
           if (saved) {
             const moved = diffFingerprints(saved, made.fingerprint);
             if (moved.length > 0) throw new StalePlanError(flags.plan ?? '', moved);
+          }
+          if (!json) {
+            const color = flags.color && process.stdout.isTTY === true && !env.NO_COLOR;
+            out(renderText(made, { color, verbose: flags.verbose }));
           }
         },
         onChange: (event: ApplyEvent) => {
@@ -228,6 +210,10 @@ function report(outcome: ReconcileOutcome, json: boolean, out: (t: string) => vo
       return 1;
     case 'refused':
       for (const reason of plan?.refusals ?? []) err(`refused: ${reason}`);
+      // Changes refused on their own (not by a whole-plan rule the lines above already explain).
+      for (const change of plan?.refusals.length ? [] : (plan?.changes.filter((c) => c.action === 'refused') ?? [])) {
+        err(`refused: ${change.kind}/${change.key}: ${change.reason ?? 'refused'}`);
+      }
       err('apply: the plan was refused as a whole; nothing was written');
       return 1;
     default:

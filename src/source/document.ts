@@ -66,6 +66,44 @@ function pointerSegment(key: string): string {
   return key.includes('~') || key.includes('/') ? escapePointerSegment(key) : key;
 }
 
+/**
+ * Offset -> line and column. Nodes come mostly in file order, so the line of the previous node is
+ * checked first; anything else is a binary search over the line starts.
+ */
+class Positions {
+  private line = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly starts: readonly number[],
+    /** 1 when the file starts with a byte order mark, which no editor counts as a column. */
+    private readonly bom: number,
+  ) {}
+
+  at(offset: number): SourceLocation {
+    const starts = this.starts;
+    let i = this.line;
+    if (starts.length === 0) return { file: this.file, line: 1, column: offset + 1 };
+    if (starts[i]! <= offset && (i + 1 >= starts.length || starts[i + 1]! > offset)) {
+      // same line as before
+    } else if (i + 2 <= starts.length && starts[i + 1]! <= offset && (i + 2 >= starts.length || starts[i + 2]! > offset)) {
+      i += 1;
+    } else {
+      let low = 0;
+      let high = starts.length;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        if (starts[mid]! <= offset) low = mid + 1;
+        else high = mid;
+      }
+      i = Math.max(0, low - 1);
+    }
+    this.line = i;
+    const column = offset - starts[i]! + 1 - (i === 0 ? this.bom : 0);
+    return { file: this.file, line: i + 1, column: column < 1 ? 1 : column };
+  }
+}
+
 class Walker {
   readonly locations: Record<string, SourceLocation> = {};
   readonly interpolated: string[] = [];
@@ -82,14 +120,13 @@ class Walker {
   private nodes = 0;
 
   constructor(
-    private readonly file: string,
-    private readonly lines: LineCounter,
-    private readonly sources: SecretSources,
+    private readonly positions: Positions,
+    /** Absent for documents that are not wsync resources: their `${...}` belong to another tool. */
+    private readonly sources: SecretSources | undefined,
   ) {}
 
   at(offset: number): SourceLocation {
-    const { line, col } = this.lines.linePos(offset);
-    return { file: this.file, line: line < 1 ? 1 : line, column: col < 1 ? 1 : col };
+    return this.positions.at(offset);
   }
 
   private error(code: string, offset: number, segments: readonly (string | number)[], message: string): void {
@@ -196,7 +233,7 @@ class Walker {
 
   private scalar(value: unknown, offset: number, pointer: string): JsonValue {
     if (typeof value === 'string') {
-      if (!value.includes('${')) return value;
+      if (this.sources === undefined || !value.includes('${')) return value;
       const result = interpolate(value, this.sources);
       for (const message of result.errors) {
         this.error('interpolation', offset, this.path, `${prefix(this.path)}${message}`);
@@ -227,6 +264,16 @@ function offsetOf(node: unknown): number {
   return range ? range[0] : 0;
 }
 
+/**
+ * Only documents that say `apiVersion: wsync...` are interpolated: a GitHub workflow's `${{ }}`
+ * or a manifest's `${VAR}` in the same tree are another tool's syntax, not ours to resolve.
+ */
+function declaresWsyncApiVersion(contents: unknown): boolean {
+  if (!isMap(contents)) return false;
+  const apiVersion = contents.get('apiVersion');
+  return typeof apiVersion === 'string' && apiVersion.toLowerCase().startsWith('wsync');
+}
+
 function peekDocument(contents: unknown): { kind?: string; name?: string } {
   const peek: { kind?: string; name?: string } = {};
   if (!isMap(contents)) return peek;
@@ -240,16 +287,37 @@ function peekDocument(contents: unknown): { kind?: string; name?: string } {
   return peek;
 }
 
+/**
+ * yaml looks up process.env.LOG_TOKENS for every token it reads; process.env is a getenv call on
+ * each access, which makes up a quarter of the parse. For the (synchronous) parse a plain object
+ * with yaml's two debug switches stands in for it; the real one is back before anything else runs.
+ */
+function withPlainEnv<T>(run: () => T): T {
+  const real = process.env;
+  const plain: NodeJS.ProcessEnv = {};
+  if (real.LOG_TOKENS !== undefined) plain.LOG_TOKENS = real.LOG_TOKENS;
+  if (real.LOG_STREAM !== undefined) plain.LOG_STREAM = real.LOG_STREAM;
+  process.env = plain;
+  try {
+    return run();
+  } finally {
+    process.env = real;
+  }
+}
+
 /** Splits a file into documents and turns each into data. Never throws for any input text. */
 export function parseFile(text: string, file: string, sources: SecretSources): ParsedFile {
   const lines = new LineCounter();
   const result: ParsedFile = { documents: [], diagnostics: [] };
   // uniqueKeys is off because yaml checks it in quadratic time; the walker finds duplicates instead.
-  const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: true });
+  const docs = withPlainEnv(() =>
+    parseAllDocuments(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: true }),
+  );
   let yamlErrors = 0;
+  const positions = new Positions(file, lines.lineStarts, text.charCodeAt(0) === 0xfeff ? 1 : 0);
   for (const doc of docs) {
-    const walker = new Walker(file, lines, sources);
     const contents: unknown = doc.contents;
+    const walker = new Walker(positions, declaresWsyncApiVersion(contents) ? sources : undefined);
     const parsed: ParsedDocument = {
       value: undefined,
       start: walker.at(offsetOf(contents)),

@@ -3,8 +3,7 @@ import { sortDiagnostics } from '../core/diagnostics.js';
 import type { Desired, DesiredResource, Diagnostic, KindName, SourceLocation } from '../core/types.js';
 import { listYamlFiles } from './files.js';
 import { createSecretSources, type SecretSources } from './interpolate.js';
-import { processFiles } from './parallel.js';
-import { processText, type FileResult } from './process-file.js';
+import { processFile, processText, type FileResult } from './process-file.js';
 
 export { checkReferences } from './references.js';
 
@@ -74,14 +73,9 @@ function assemble(results: readonly FileResult[], secretValues: Iterable<string>
   return desired;
 }
 
-function resolveOptions(options: ReadOptions): { env: Record<string, string | undefined>; secretsDir: string | undefined } {
-  const env = options.env ?? process.env;
-  return { env, secretsDir: options.secretsDir || env.WSYNC_SECRETS_DIR || undefined };
-}
-
 function sourcesFor(options: ReadOptions): SecretSources {
-  const { env, secretsDir } = resolveOptions(options);
-  return createSecretSources(env, secretsDir);
+  const env = options.env ?? process.env;
+  return createSecretSources(env, options.secretsDir || env.WSYNC_SECRETS_DIR || undefined);
 }
 
 function dirProblem(dir: string, message: string): Desired {
@@ -106,8 +100,20 @@ export async function readDesired(dir: string, options: ReadOptions = {}): Promi
     const code = (err as { code?: string }).code;
     return dirProblem(dir, code === 'ENOENT' ? 'no such directory' : `cannot be read${code ? ` (${code})` : ''}`);
   }
-  const { results, secretValues } = await processFiles(listYamlFiles(dir), resolveOptions(options));
-  return assemble(results, secretValues);
+  const sources = sourcesFor(options);
+  const results: FileResult[] = [];
+  let lastYield = performance.now();
+  // Synchronous reads and one thread: the thread pool's round trips and a second parsing thread
+  // were both measured slower on a busy two-core machine. A long read still lets the event loop
+  // breathe now and then, for a daemon answering health checks meanwhile.
+  for (const file of listYamlFiles(dir)) {
+    results.push(processFile(file, sources));
+    if (performance.now() - lastYield > 50) {
+      await new Promise((resolve) => setImmediate(resolve));
+      lastYield = performance.now();
+    }
+  }
+  return assemble(results, sources.secretValues);
 }
 
 /** readDesired over texts instead of a directory (same rules, same result); for tests and tools. */

@@ -1,4 +1,11 @@
-import { KIND_NAMES, type Diagnostic, type DesiredResource, type JsonObject, type JsonValue, type KindName } from '../core/types.js';
+import {
+  KIND_NAMES,
+  type DesiredResource,
+  type Diagnostic,
+  type JsonObject,
+  type JsonValue,
+  type KindName,
+} from '../core/types.js';
 import { isKindName, KINDS } from '../kinds/index.js';
 import type { ParsedDocument } from './document.js';
 import { translateErrors } from './schema-errors.js';
@@ -22,7 +29,9 @@ function isObject(value: JsonValue | undefined): value is JsonObject {
 /** Does text that is not a mapping look like a resource someone got wrong? */
 function mentionsResource(value: JsonValue): boolean {
   if (typeof value === 'string') return value.includes('apiVersion') || value.includes(API_VERSION);
-  if (Array.isArray(value)) return value.some((item) => isObject(item) && typeof item.apiVersion === 'string' && item.apiVersion.startsWith('wsync'));
+  if (Array.isArray(value)) {
+    return value.some((item) => isObject(item) && typeof item.apiVersion === 'string' && item.apiVersion.startsWith('wsync'));
+  }
   return false;
 }
 
@@ -34,7 +43,7 @@ function error(doc: ParsedDocument, code: string, pointer: string, message: stri
 
 /** Kind and name for messages; an interpolated name is shown as written, never as its value. */
 function label(doc: ParsedDocument): { kind?: string; name?: string } {
-  if (doc.peek) return doc.peek;
+  if (doc.peek) return doc.peek.kind !== undefined && isKindName(doc.peek.kind) ? doc.peek : {};
   const value = doc.value;
   if (!isObject(value)) return {};
   const out: { kind?: string; name?: string } = {};

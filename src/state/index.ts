@@ -62,6 +62,10 @@ export async function openState(stateDir: string, options: OpenStateOptions): Pr
   }
 }
 
+function slot(kind: KindName, key: string): string {
+  return `${kind}\u0000${key}`;
+}
+
 function createHandle(
   dir: string,
   initial: InventoryEntry[],
@@ -69,7 +73,13 @@ function createHandle(
   lock: Awaited<ReturnType<typeof acquireLock>> | undefined,
 ): StateHandle {
   const file = join(dir, INVENTORY_FILE);
-  let entries = sortEntries(initial);
+  // One entry per (kind, key); `ids` finds the entry of an id (forget, and a record under a new key).
+  const entries = new Map<string, InventoryEntry>();
+  const ids = new Map<string, string>();
+  for (const entry of initial) {
+    entries.set(slot(entry.kind, entry.key), entry);
+    ids.set(slot(entry.kind, entry.id), slot(entry.kind, entry.key));
+  }
   let closed = false;
   // Writes are serialized; records arriving while a write runs share the next one.
   let chain: Promise<void> = Promise.resolve();
@@ -81,11 +91,20 @@ function createHandle(
       .catch(() => undefined)
       .then(() => {
         queued = undefined;
-        return writeFileAtomic(file, serializeInventory(entries), 0o600);
+        return writeFileAtomic(file, serializeInventory([...entries.values()]), 0o600);
       });
     queued = next;
     chain = next;
     return next;
+  }
+
+  function remove(at: string | undefined): void {
+    if (at === undefined) return;
+    const entry = entries.get(at);
+    if (!entry) return;
+    entries.delete(at);
+    const idSlot = slot(entry.kind, entry.id);
+    if (ids.get(idSlot) === at) ids.delete(idSlot);
   }
 
   function assertOpen(): void {
@@ -95,22 +114,24 @@ function createHandle(
   return {
     dir,
     get inventory(): Inventory {
-      return { version: 1, entries: entries.map((e) => ({ ...e })), hashKey };
+      return { version: 1, entries: sortEntries([...entries.values()]), hashKey };
     },
     lockOwner: lock?.owner,
     record(entry) {
       assertOpen();
-      const rest = entries.filter(
-        (e) => !(e.kind === entry.kind && (e.key === entry.key || e.id === entry.id)),
-      );
-      entries = sortEntries([...rest, entry]);
+      remove(slot(entry.kind, entry.key));
+      remove(ids.get(slot(entry.kind, entry.id)));
+      const copy: InventoryEntry = { ...entry };
+      if (entry.secretHashes) copy.secretHashes = { ...entry.secretHashes };
+      entries.set(slot(entry.kind, entry.key), copy);
+      ids.set(slot(entry.kind, entry.id), slot(entry.kind, entry.key));
       return persist();
     },
     forget(kind, id) {
       assertOpen();
-      const rest = entries.filter((e) => !(e.kind === kind && e.id === id));
-      if (rest.length === entries.length) return chain.catch(() => undefined);
-      entries = rest;
+      const at = ids.get(slot(kind, id));
+      if (at === undefined) return chain.catch(() => undefined);
+      remove(at);
       return persist();
     },
     flush() {

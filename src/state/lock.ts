@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { syncDirectory } from './atomic.js';
 
 export interface LockOwner {
@@ -16,10 +16,12 @@ export class StateLockedError extends Error {
     readonly stateDir: string,
     readonly holder: LockOwner | undefined,
   ) {
+    const elsewhere = holder !== undefined && holder.hostname !== hostname();
     super(
       holder
-        ? `state directory ${stateDir} is locked by pid ${holder.pid}${holder.hostname !== hostname() ? ` on ${holder.hostname}` : ''} ` +
-            `(started ${holder.startedAt}); another apply is running`
+        ? `state directory ${stateDir} is locked by pid ${holder.pid}${elsewhere ? ` on ${holder.hostname}` : ''} ` +
+            `(started ${holder.startedAt}); another apply is running` +
+            (elsewhere ? ` (if it no longer runs there, remove ${join(stateDir, 'lock')})` : '')
         : `state directory ${stateDir} is locked (${join(stateDir, 'lock')} cannot be read); another apply may be running — ` +
             'remove the lock file if it is not',
     );
@@ -31,6 +33,9 @@ export interface HeldLock {
   owner: LockOwner;
   release(): Promise<void>;
 }
+
+/** Lock files this process holds: a lock naming our own pid that is not among them is a previous life's. */
+const heldHere = new Set<string>();
 
 function isAlive(pid: number): boolean {
   try {
@@ -77,7 +82,7 @@ export async function acquireLock(
   displayDir: string,
   warn: (message: string) => void,
 ): Promise<HeldLock> {
-  const path = join(stateDir, 'lock');
+  const path = resolve(stateDir, 'lock');
   const owner: LockOwner = { pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString() };
   const temp = join(stateDir, `.lock.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   await writeFile(temp, `${JSON.stringify(owner)}\n`, { mode: 0o644, flag: 'wx' });
@@ -92,7 +97,11 @@ export async function acquireLock(
       }
       const holder = await readOwner(path);
       if (holder === 'missing') continue; // released between our link and our read
-      if (holder === undefined || holder.hostname !== owner.hostname || isAlive(holder.pid) || attempt >= 3) {
+      // A container restarted with the same pid (often 1) on the same host name finds its own pid
+      // in the lock: alive, but not holding it unless this very process took it.
+      const ours = holder !== undefined && holder.pid === process.pid && !heldHere.has(path);
+      const live = holder !== undefined && isAlive(holder.pid) && !ours;
+      if (holder === undefined || holder.hostname !== owner.hostname || live || attempt >= 3) {
         throw new StateLockedError(displayDir, holder);
       }
       await takeOverStale(path, holder, warn, displayDir);
@@ -100,6 +109,7 @@ export async function acquireLock(
   } finally {
     await unlink(temp).catch(() => undefined);
   }
+  heldHere.add(path);
 
   let released = false;
   return {
@@ -107,6 +117,7 @@ export async function acquireLock(
     async release() {
       if (released) return;
       released = true;
+      heldHere.delete(path);
       const current = await readOwner(path).catch(() => undefined);
       // Never remove a lock that another process took over from us.
       if (current !== 'missing' && current !== undefined && sameOwner(current, owner)) {

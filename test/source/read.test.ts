@@ -112,6 +112,13 @@ describe('readDesired: documents', () => {
     expect(r?.spec).toEqual({ type: 'MatchEvent', aplQuery: "['checkout']", notifiers: ['oncall', 'platform email'] });
   });
 
+  it('counts columns as editors do, with CRLF line ends and a byte order mark', () => {
+    const text = '\ufeffapiVersion: wsync/v1\r\nkind: Org\r\nmetadata: {name: acme, nmae: x}\r\n';
+    const desired = readOne(text);
+    expect(errorsOf(desired)).toMatchObject([{ code: 'unknown-field', line: 3, column: 24, field: 'metadata.nmae' }]);
+    expect(readOne(text.replace(', nmae: x', '')).resources[0]?.source).toEqual({ file: 'r.yaml', line: 1, column: 1 });
+  });
+
   it('escapes keys in pointers (RFC 6901) and keeps annotations', () => {
     const text = doc(
       'kind: Notifier',
@@ -157,6 +164,15 @@ describe('readDesired: documents', () => {
     expect(desired.diagnostics).toEqual([]);
     expect(desired.resources.map((r) => r.name)).toEqual(['kept']);
     expect(desired.stats).toEqual({ files: 1, documents: 6, skipped: 5 });
+  });
+
+  it("leaves other tools' ${...} alone: only wsync documents are interpolated", () => {
+    const workflow = ['name: ci', 'jobs:', '  plan:', '    steps:', '      - run: echo ${{ secrets.TOKEN }} ${env:HOME}', ''].join('\n');
+    const manifest = ['apiVersion: v1', 'kind: ConfigMap', 'data:', '  url: ${URL}', ''].join('\n');
+    const desired = readOne(`${workflow}---\n${manifest}`);
+    expect(errorsOf(desired)).toEqual([]);
+    expect(desired.stats.skipped).toBe(2);
+    expect(desired.secretValues).toEqual([]);
   });
 
   it('wsync/v1 with an unknown kind is an error with a suggestion', () => {

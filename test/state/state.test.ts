@@ -132,9 +132,18 @@ describe('openState', () => {
     await state.close();
   });
 
+  it('takes over a lock naming its own pid that this process does not hold (a restarted container, pid 1)', async () => {
+    await writeFile(join(dir, 'lock'), JSON.stringify({ pid: process.pid, hostname: hostname(), startedAt: '2026-01-01T00:00:00.000Z' }));
+    const warnings: string[] = [];
+    const state = await openState(dir, { lock: true, warn: (m) => warnings.push(m) });
+    expect(warnings[0]).toContain(`took over the lock of pid ${process.pid}`);
+    await state.close();
+  });
+
   it('does not take over a lock held on another host', async () => {
     await writeFile(join(dir, 'lock'), JSON.stringify({ pid: 1, hostname: 'elsewhere.example', startedAt: '2026-01-01T00:00:00.000Z' }));
-    await expect(openState(dir, { lock: true })).rejects.toThrow(/locked by pid 1 on elsewhere\.example/);
+    const err = await openState(dir, { lock: true }).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/locked by pid 1 on elsewhere\.example .*if it no longer runs there, remove .*lock/);
   });
 
   it('opens without a lock when asked (read-mostly users)', async () => {

@@ -1,0 +1,26 @@
+// `npm run demo` (after its build): plan, apply and plan again of config-examples/ against the
+// emulator it starts itself, ending with "no changes"; no demo secret is ever printed.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliEnv, collect, ROOT } from './helpers.js';
+
+describe('npm run demo', () => {
+  it('plans, applies, plans again with no changes, prints where to look next and stops everything', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], { cwd: ROOT, env: cliEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
+    const result = await collect(child);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const out = result.stdout;
+    expect(out).toMatch(/Emulator listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(out).toContain('Plan: 16 to create, 0 to update, 0 to delete, 1 to adopt.');
+    expect(out).toContain('Apply complete: 16 created, 0 updated, 0 deleted, 1 adopted, 0 failed, 0 skipped');
+    expect(out.slice(out.lastIndexOf('$ wsync plan'))).toContain('No changes.');
+    expect(out).toContain('Where to look next');
+    expect(out).toContain('wsync run');
+    for (const secret of ['demo-not-a-real-secret', 'demo-pagerduty-routing-key-not-real', 'demo-incident-webhook-token-not-real']) {
+      expect(out + result.stderr).not.toContain(secret);
+    }
+    // It stopped the emulator and left nothing running: the process exited on its own.
+    expect(result.signal).toBeNull();
+  });
+});

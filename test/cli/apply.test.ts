@@ -1,0 +1,154 @@
+// `wsync apply` as a user runs it: flags, saved plans, JSON output, the lock between two processes.
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  collect,
+  DEMO_SECRETS,
+  examplesWorkspace,
+  runCli,
+  sleep,
+  spawnCli,
+  type Workspace,
+} from '../apply/helpers.js';
+
+let workspace: Workspace | undefined;
+afterEach(async () => {
+  await workspace?.dispose();
+  workspace = undefined;
+});
+
+describe('wsync apply', () => {
+  it('documents its flags', async () => {
+    const help = await runCli(['apply', '--help'], {});
+    expect(help.code).toBe(0);
+    for (const flag of [
+      '--state-dir',
+      '--secrets-dir',
+      '--token-output-dir',
+      '--concurrency',
+      '--prune',
+      '--prune-all',
+      '--max-deletes',
+      '--max-delete-ratio',
+      '--force-deletes',
+      '--allow-empty',
+      '--no-adopt',
+      '--plan <file>',
+      '--format',
+      '--no-color',
+      '--url',
+      '--token-file',
+    ]) {
+      expect(help.stdout).toContain(flag);
+    }
+    const bad = await runCli(['apply', '--concurrency', '0'], {});
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--concurrency');
+  });
+
+  it('says what to set when there is no API to talk to, and writes nothing', async () => {
+    workspace = await examplesWorkspace();
+    const result = await runCli(['apply', workspace.tree], DEMO_SECRETS);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('WSYNC_URL');
+  });
+
+  it('applies a saved plan while it matches, and refuses one made before the workspace or files moved', async () => {
+    workspace = await examplesWorkspace();
+    const planFile = join(workspace.tree, '..', 'plan.json');
+    expect((await workspace.plan(['--out', planFile])).code).toBe(0);
+    const applied = await workspace.apply(['--plan', planFile]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('16 created');
+
+    expect((await workspace.plan(['--out', planFile])).code).toBe(0);
+    // Someone edits the workspace by hand, and a file changes, after the plan was made.
+    await workspace.emulator.seed({ notifiers: [{ name: 'hand-made', properties: { email: { emails: ['x@example.com'] } } }] });
+    const file = join(workspace.tree, 'monitors', 'checkout.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('threshold: 25', 'threshold: 30'));
+    await workspace.emulator.clearRequests();
+
+    const stale = await workspace.apply(['--plan', planFile]);
+    expect(stale.code).toBe(1);
+    expect(stale.stdout).toBe('');
+    expect(stale.stderr).toContain(`the saved plan ${planFile} no longer matches; nothing was written`);
+    expect(stale.stderr).toContain('Notifier/hand-made appeared live');
+    expect(stale.stderr).toContain('Monitor/checkout-error-rate changed in the files');
+    expect(await workspace.emulator.writes()).toEqual([]);
+    // The lock was released.
+    await expect(stat(join(workspace.stateDir, 'lock'))).rejects.toThrow(/ENOENT/);
+
+    const missing = await workspace.apply(['--plan', join(workspace.tree, 'nope.json')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no such file');
+  });
+
+  it('prints one JSON document with --format json, without secrets', async () => {
+    workspace = await examplesWorkspace();
+    const result = await workspace.apply(['--format', 'json']);
+    expect(result.code).toBe(0);
+    const doc = JSON.parse(result.stdout) as {
+      status: string;
+      plan: { changes: unknown[] };
+      result: { created: number; adopted: number; failed: number; writes: number; events: { kind: string; outcome: string; message?: string }[] };
+    };
+    expect(doc.status).toBe('applied');
+    expect(doc.result).toMatchObject({ created: 16, adopted: 1, failed: 0 });
+    expect(doc.result.events).toHaveLength(18);
+    expect(doc.result.writes).toBeGreaterThanOrEqual(18);
+    expect(doc.plan.changes.length).toBeGreaterThanOrEqual(17);
+    const token = (await readFile(join(workspace.stateDir, 'tokens', 'ci-annotations'), 'utf8')).trim();
+    for (const secret of [...Object.values(DEMO_SECRETS), token]) expect(result.stdout + result.stderr).not.toContain(secret);
+  });
+
+  it('writes token secrets to --token-output-dir', async () => {
+    workspace = await examplesWorkspace();
+    const out = join(workspace.tree, '..', 'secrets-out');
+    const result = await workspace.apply(['--token-output-dir', out]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`wrote token to ${join(out, 'ci-annotations')}`);
+    expect((await stat(join(out, 'ci-annotations'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('lets only one apply run on a state directory; the second names the holder pid', async () => {
+    workspace = await examplesWorkspace();
+    await workspace.emulator.faults({ latencyMs: [300, 300] });
+    const first = spawnCli(['apply', workspace.tree], workspace.env);
+    const firstDone = collect(first);
+    const lockFile = join(workspace.stateDir, 'lock');
+    for (let i = 0; i < 500; i++) {
+      const held = await readFile(lockFile, 'utf8').catch(() => '');
+      if (held.includes(String(first.pid))) break;
+      await sleep(10);
+    }
+    const second = await workspace.apply();
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(new RegExp(`state directory .*\\.wsync is locked by pid ${first.pid} \\(started [^)]+\\); another apply is running`));
+    await workspace.emulator.faults({ latencyMs: null });
+    const firstResult = await firstDone;
+    expect(firstResult.code, firstResult.stderr).toBe(0);
+  });
+
+  it('stops between writes on SIGTERM: what ran is recorded, nothing new starts, the lock is released', async () => {
+    workspace = await examplesWorkspace();
+    await workspace.emulator.faults({ latencyMs: [60, 60] });
+    const child = spawnCli(['apply', workspace.tree, '--concurrency', '1'], workspace.env);
+    const done = collect(child);
+    for (let i = 0; i < 1000 && (await workspace.emulator.writes()).length === 0; i++) await sleep(10);
+    child.kill('SIGTERM');
+    const result = await done;
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('SIGTERM: finishing the writes in flight');
+    expect(result.stdout).toMatch(/Apply stopped: \d+ created/);
+    expect(result.stdout).toContain('not started: apply was stopped');
+    await expect(stat(join(workspace.stateDir, 'lock'))).rejects.toThrow(/ENOENT/);
+    await workspace.emulator.faults({ latencyMs: null });
+    // Everything that was written is owned: the next run creates the rest and adopts nothing.
+    const next = await workspace.apply();
+    expect(next.code).toBe(0);
+    expect(next.stdout).toMatch(/Apply complete: \d+ created, \d+ updated, 0 deleted, \d+ adopted, 0 failed/);
+    // Only the dataset field, which exists before any apply, may be adopted.
+    expect(next.stdout.split('\n').filter((line) => line.includes(': adopted') && !line.startsWith('DatasetField/'))).toEqual([]);
+  });
+});
