@@ -308,12 +308,8 @@ export class ApplyRun {
       const secret = typeof raw.token === 'string' && raw.token !== '' && !recovered ? raw.token : undefined;
       if (secret !== undefined) return this.saveTokenSecret(id, resource, secret, discarded);
 
-      if (round >= MAX_POST_ATTEMPTS || !module.remove || !module.create) {
-        throw new Error(
-          `${id}: the answer carrying the token's secret was lost ${round} times; ` +
-            'the token exists but its secret is unknown: delete it or change its spec, then apply again',
-        );
-      }
+      // A token whose secret nobody holds is useless and, once owned, would look in sync for ever.
+      if (!module.remove || !module.create) throw new Error(`${id}: the answer carrying the token's secret was lost`);
       try {
         await this.send(module.remove(id, resource.spec));
       } catch (err) {
@@ -321,6 +317,12 @@ export class ApplyRun {
       }
       await this.input.state.forget(change.kind, id);
       discarded++;
+      if (round >= MAX_POST_ATTEMPTS) {
+        throw new Error(
+          `the answer carrying the token's secret was lost ${round} times; the tokens created without a known secret ` +
+            'were deleted: apply again to create it',
+        );
+      }
       const endpoint = module.create;
       const body = this.wireBody(module, resource, undefined);
       post = () => this.send(endpoint, body);

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createApiClient } from '../api/client.js';
-import { ConfigError, resolveConnection } from '../api/connection.js';
+import { ConfigError } from '../api/connection.js';
 import { formatDiagnostic, sortDiagnostics } from '../core/diagnostics.js';
 import { createRedactor } from '../core/redact.js';
 import type { Plan } from '../core/types.js';
@@ -9,22 +9,15 @@ import { reconcile } from '../reconcile/index.js';
 import { renderJson, renderMarkdown, renderText } from '../render/index.js';
 import { errorMessage } from './errors.js';
 import { PolicyFlagError, policyFromFlags, type PolicyFlags } from './policy-options.js';
+import { resolveSettings, type SettingsFlags } from './settings.js';
 
-interface PlanFlags extends PolicyFlags {
-  stateDir?: string;
-  secretsDir?: string;
+interface PlanFlags extends PolicyFlags, SettingsFlags {
   format: 'text' | 'json' | 'markdown';
   out?: string;
   color: boolean;
   verbose: boolean;
   detailedExitcode: boolean;
   stats: boolean;
-  url?: string;
-  token?: string;
-  tokenFile?: string;
-  orgId?: string;
-  insecure?: boolean;
-  timeout?: string;
 }
 
 /** Whether the plan would write anything. */
@@ -35,29 +28,18 @@ export function planHasChanges(plan: Plan): boolean {
 export async function runPlan(dirArg: string, raw: Record<string, unknown>): Promise<number> {
   const flags = raw as unknown as PlanFlags;
   const dir = resolve(dirArg);
-  const env = process.env;
   let redact = (text: string): string => text;
   try {
     const policy = policyFromFlags(flags);
-    const connection = resolveConnection(
-      {
-        url: flags.url,
-        token: flags.token,
-        tokenFile: flags.tokenFile,
-        orgId: flags.orgId,
-        insecure: flags.insecure,
-        timeout: flags.timeout === undefined ? undefined : Number(flags.timeout),
-      },
-      env,
-    );
+    const { connection, stateDir, secretsDir, env } = resolveSettings(dir, flags, process.env);
     const client = createApiClient(connection);
     try {
       const outcome = await reconcile({
         dir,
-        secretsDir: flags.secretsDir ?? env.WSYNC_SECRETS_DIR,
+        secretsDir,
         env,
         client,
-        stateDir: resolve(flags.stateDir ?? join(dir, '.wsync')),
+        stateDir: resolve(stateDir ?? join(dir, '.wsync')),
         policy,
         mode: 'plan',
       });
@@ -72,7 +54,7 @@ export async function runPlan(dirArg: string, raw: Record<string, unknown>): Pro
         return 1;
       }
       const plan = outcome.plan as Plan;
-      const color = flags.color && flags.format === 'text' && process.stdout.isTTY === true && !env.NO_COLOR;
+      const color = flags.color && flags.format === 'text' && process.stdout.isTTY === true && !process.env.NO_COLOR;
       if (flags.format === 'json') print(renderJson(plan));
       else if (flags.format === 'markdown') print(renderMarkdown(plan));
       else print(renderText(plan, { color, verbose: flags.verbose }));

@@ -65,6 +65,40 @@ share?: ("create" | "read" | "delete")[]
 }
 }
 
+/**
+ * Optional wsync.yaml at the root of the directory: connection and paths for plan, apply and run. Flags and environment variables win over it. Never put a token here.
+ */
+export interface WorkspaceConfig {
+/**
+ * API root (WSYNC_URL), e.g. https://api.axiom.co.
+ */
+url?: string
+/**
+ * Sent as X-Axiom-Org-Id (WSYNC_ORG_ID).
+ */
+orgId?: string
+/**
+ * File holding the API token (WSYNC_TOKEN_FILE); relative to this file's directory.
+ */
+tokenFile?: string
+/**
+ * Root of ${file:PATH} secrets (WSYNC_SECRETS_DIR); relative to this file's directory.
+ */
+secretsDir?: string
+/**
+ * Inventory directory (WSYNC_STATE_DIR); relative to this file's directory.
+ */
+stateDir?: string
+/**
+ * Allow plain http to a host that is not loopback.
+ */
+insecure?: boolean
+/**
+ * Per-request timeout in milliseconds.
+ */
+timeoutMs?: number
+}
+
 export interface DatasetFieldSpec {
 dataset: string
 description?: string

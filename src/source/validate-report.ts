@@ -1,6 +1,7 @@
 import { formatDiagnostic, sortDiagnostics } from '../core/diagnostics.js';
 import { createRedactor } from '../core/redact.js';
 import type { Desired, Diagnostic } from '../core/types.js';
+import { readWorkspaceConfig } from './config.js';
 import { checkReferences, declaredObjects, readDesired } from './index.js';
 
 export interface ValidateOptions {
@@ -75,10 +76,15 @@ export function renderValidation(desired: Desired, options: Pick<ValidateOptions
   return { output, exitCode: errors === 0 ? 0 : 1 };
 }
 
-/** `wsync validate DIR`: read, check, render. */
+/** `wsync validate DIR`: read (wsync.yaml too), check, render. */
 export async function runValidate(dir: string, options: ValidateOptions = {}): Promise<ValidateResult> {
+  const config = readWorkspaceConfig(dir);
   const readOptions: { secretsDir?: string; env?: Record<string, string | undefined> } = {};
-  if (options.secretsDir !== undefined) readOptions.secretsDir = options.secretsDir;
+  const envSecretsDir = (options.env ?? process.env).WSYNC_SECRETS_DIR;
+  const secretsDir = options.secretsDir ?? (envSecretsDir ? undefined : config.config.secretsDir);
+  if (secretsDir !== undefined) readOptions.secretsDir = secretsDir;
   if (options.env !== undefined) readOptions.env = options.env;
-  return renderValidation(await readDesired(dir, readOptions), options);
+  const desired = await readDesired(dir, readOptions);
+  desired.diagnostics.push(...config.diagnostics);
+  return renderValidation(desired, options);
 }

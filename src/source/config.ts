@@ -1,0 +1,88 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { LineCounter, parseDocument, isMap, type Node } from 'yaml';
+import type { Diagnostic } from '../core/types.js';
+import type { WorkspaceConfig } from '../generated/spec-types.js';
+import { validatorFor } from './validator.js';
+
+export const CONFIG_FILE = 'wsync.yaml';
+
+export interface WorkspaceConfigResult {
+  /** The settings, with paths made absolute against DIR. Empty when there is no wsync.yaml. */
+  config: WorkspaceConfig;
+  diagnostics: Diagnostic[];
+}
+
+const PATH_KEYS = ['tokenFile', 'secretsDir', 'stateDir'] as const;
+
+/** Reads the optional DIR/wsync.yaml: connection and paths that flags and environment override. */
+export function readWorkspaceConfig(dir: string): WorkspaceConfigResult {
+  const file = join(dir, CONFIG_FILE);
+  if (!existsSync(file)) return { config: {}, diagnostics: [] };
+  const lines = new LineCounter();
+  const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lines, uniqueKeys: true });
+  const at = (node: Node | null | undefined): { line: number; column: number } => {
+    const pos = lines.linePos(node?.range?.[0] ?? 0);
+    return { line: pos.line, column: pos.col };
+  };
+  const problem = (node: Node | null | undefined, message: string, field?: string): Diagnostic => ({
+    severity: 'error',
+    code: 'config',
+    file: CONFIG_FILE,
+    ...at(node),
+    ...(field ? { field } : {}),
+    message,
+  });
+  if (doc.errors.length > 0) {
+    const first = doc.errors[0]!;
+    const pos = lines.linePos(first.pos[0]);
+    return {
+      config: {},
+      diagnostics: [{ severity: 'error', code: 'config', file: CONFIG_FILE, line: pos.line, column: pos.col, message: first.message.split('\n')[0] ?? 'invalid YAML' }],
+    };
+  }
+  const value: unknown = doc.toJS() ?? {};
+  const contents = isMap(doc.contents) ? doc.contents : undefined;
+  const nodeOf = (key: string): Node | null | undefined => {
+    const pair = contents?.items.find((p) => (p.key as { value?: unknown } | null)?.value === key);
+    return (pair?.key as Node | undefined) ?? doc.contents;
+  };
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'token' in value) {
+    return {
+      config: {},
+      diagnostics: [
+        problem(nodeOf('token'), 'a token never belongs in a file in git: use tokenFile, --token-file or WSYNC_TOKEN', 'token'),
+      ],
+    };
+  }
+  const validate = validatorFor('config.json');
+  if (!validate(value)) {
+    const diagnostics = (validate.errors ?? []).map((e) => {
+      const key =
+        e.keyword === 'additionalProperties'
+          ? String((e.params as { additionalProperty?: string }).additionalProperty)
+          : e.instancePath.split('/')[1] ?? '';
+      const what = e.keyword === 'additionalProperties' ? `unknown setting "${key}"` : `${key || 'wsync.yaml'}: ${e.message ?? 'invalid'}`;
+      return problem(key ? nodeOf(key) : doc.contents, what, key || undefined);
+    });
+    return { config: {}, diagnostics };
+  }
+  const config = { ...(value as WorkspaceConfig) };
+  for (const key of PATH_KEYS) {
+    const path = config[key];
+    if (path !== undefined && !isAbsolute(path)) config[key] = resolve(dir, path);
+  }
+  return { config, diagnostics: [] };
+}
+
+/** The config as the environment variables it stands in for, so flags > env > file falls out. */
+export function configAsEnv(config: WorkspaceConfig): Record<string, string | undefined> {
+  return {
+    WSYNC_URL: config.url,
+    WSYNC_ORG_ID: config.orgId,
+    WSYNC_TOKEN_FILE: config.tokenFile,
+    WSYNC_SECRETS_DIR: config.secretsDir,
+    WSYNC_STATE_DIR: config.stateDir,
+    WSYNC_INSECURE: config.insecure ? '1' : undefined,
+  };
+}

@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { configAsEnv, readWorkspaceConfig } from '../../src/source/config.js';
+import { makeTree } from './helpers.js';
+
+const trees: Array<() => void> = [];
+function tree(files: Record<string, string>): string {
+  const { dir, cleanup } = makeTree(files, 'wsync-config-');
+  trees.push(cleanup);
+  return dir;
+}
+afterEach(() => trees.splice(0).forEach((cleanup) => cleanup()));
+
+describe('wsync.yaml', () => {
+  it('is optional', () => {
+    expect(readWorkspaceConfig(tree({}))).toEqual({ config: {}, diagnostics: [] });
+  });
+
+  it('reads connection settings and makes paths absolute against the directory', () => {
+    const dir = tree({
+      'wsync.yaml': 'url: https://api.example.com\norgId: acme\ntokenFile: ../secrets/token\nsecretsDir: ../secrets\nstateDir: /var/lib/wsync\ninsecure: false\ntimeoutMs: 5000\n',
+    });
+    const { config, diagnostics } = readWorkspaceConfig(dir);
+    expect(diagnostics).toEqual([]);
+    expect(config.url).toBe('https://api.example.com');
+    expect(config.tokenFile).toBe(`${dir.replace(/\/[^/]+$/, '')}/secrets/token`);
+    expect(config.stateDir).toBe('/var/lib/wsync');
+    expect(configAsEnv(config)).toMatchObject({ WSYNC_URL: 'https://api.example.com', WSYNC_ORG_ID: 'acme', WSYNC_INSECURE: undefined });
+  });
+
+  it('names the line of an unknown or wrong setting', () => {
+    const { diagnostics } = readWorkspaceConfig(tree({ 'wsync.yaml': 'url: https://api.example.com\norgid: acme\ntimeoutMs: -1\n' }));
+    expect(diagnostics.map((d) => `${d.file}:${d.line}: ${d.message}`)).toEqual([
+      'wsync.yaml:2: unknown setting "orgid"',
+      'wsync.yaml:3: timeoutMs: must be >= 1',
+    ]);
+  });
+
+  it('refuses a token in the file, without repeating it', () => {
+    const { diagnostics } = readWorkspaceConfig(tree({ 'wsync.yaml': 'url: https://api.example.com\ntoken: xaat-very-secret\n' }));
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]?.line).toBe(2);
+    expect(diagnostics[0]?.message).toMatch(/never belongs in a file/);
+    expect(JSON.stringify(diagnostics)).not.toContain('xaat-very-secret');
+  });
+
+  it('reports broken YAML with its place', () => {
+    const { diagnostics } = readWorkspaceConfig(tree({ 'wsync.yaml': 'url: [unclosed\n' }));
+    expect(diagnostics[0]).toMatchObject({ file: 'wsync.yaml', code: 'config' });
+  });
+});
