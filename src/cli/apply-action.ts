@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createApiClient } from '../api/client.js';
-import { ConfigError, resolveConnection } from '../api/connection.js';
+import { ConfigError } from '../api/connection.js';
 import {
   ApplyRefusedError,
   formatApplyEvent,
@@ -11,29 +11,22 @@ import {
 } from '../apply/index.js';
 import { formatDiagnostic, sortDiagnostics } from '../core/diagnostics.js';
 import { createRedactor } from '../core/redact.js';
-import type { Desired, Diagnostic, Plan, PlanFingerprint } from '../core/types.js';
-import { diffFingerprints } from '../plan/fingerprint.js';
+import type { Desired, Diagnostic, Plan } from '../core/types.js';
+import { diffSavedPlan } from '../plan/fingerprint.js';
 import { reconcile, type ReconcileOutcome } from '../reconcile/index.js';
 import { parsePlanJson, renderJson, renderText } from '../render/index.js';
 import { InventoryFileError, StateLockedError } from '../state/index.js';
 import { errorMessage } from './errors.js';
 import { PolicyFlagError, policyFromFlags, type PolicyFlags } from './policy-options.js';
+import { resolveSettings, type SettingsFlags } from './settings.js';
 
-interface ApplyFlags extends PolicyFlags {
-  stateDir?: string;
-  secretsDir?: string;
+interface ApplyFlags extends PolicyFlags, SettingsFlags {
   tokenOutputDir?: string;
   concurrency: number;
   plan?: string;
   format: 'text' | 'json';
   color: boolean;
   verbose: boolean;
-  url?: string;
-  token?: string;
-  tokenFile?: string;
-  orgId?: string;
-  insecure?: boolean;
-  timeout?: number | string;
 }
 
 /** The saved plan no longer matches the files or the workspace: nothing was written. */
@@ -51,8 +44,8 @@ class StalePlanError extends Error {
   }
 }
 
-/** Reads the fingerprint of a plan file written by `wsync plan --out`. */
-async function readSavedFingerprint(file: string): Promise<PlanFingerprint> {
+/** Reads a plan file written by `wsync plan --out`. */
+async function readSavedPlan(file: string): Promise<Plan> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -60,21 +53,10 @@ async function readSavedFingerprint(file: string): Promise<PlanFingerprint> {
     throw new Error(`--plan ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(err)}`);
   }
   try {
-    return parsePlanJson(text).fingerprint;
+    return parsePlanJson(text);
   } catch (err) {
     throw new Error(`--plan ${file}: ${errorMessage(err)}; write one with wsync plan --out FILE`);
   }
-}
-
-function connectionFlags(flags: ApplyFlags): Parameters<typeof resolveConnection>[0] {
-  return {
-    url: flags.url,
-    token: flags.token,
-    tokenFile: flags.tokenFile,
-    orgId: flags.orgId,
-    insecure: flags.insecure,
-    timeout: flags.timeout === undefined ? undefined : Number(flags.timeout),
-  };
 }
 
 /**
@@ -103,7 +85,6 @@ function resultJson(result: ApplyResult | undefined): Record<string, unknown> | 
 export async function runApply(dirArg: string, raw: Record<string, unknown>): Promise<number> {
   const flags = raw as unknown as ApplyFlags;
   const dir = resolve(dirArg);
-  const env = process.env;
   const json = flags.format === 'json';
   let redact = (text: string): string => text;
   const out = (text: string): void => {
@@ -118,14 +99,15 @@ export async function runApply(dirArg: string, raw: Record<string, unknown>): Pr
   let plan: Plan | undefined;
   try {
     const policy = policyFromFlags(flags);
-    const saved = flags.plan ? await readSavedFingerprint(flags.plan) : undefined;
-    const client = createApiClient(resolveConnection(connectionFlags(flags), env));
+    const saved = flags.plan ? await readSavedPlan(flags.plan) : undefined;
+    const { connection, stateDir: configuredStateDir, secretsDir, env } = resolveSettings(dir, flags, process.env);
+    const client = createApiClient(connection);
     let outcome: ReconcileOutcome;
     try {
-      const stateDir = resolve(flags.stateDir ?? join(dir, '.wsync'));
+      const stateDir = resolve(configuredStateDir ?? join(dir, '.wsync'));
       outcome = await reconcile({
         dir,
-        secretsDir: flags.secretsDir ?? env.WSYNC_SECRETS_DIR,
+        secretsDir,
         env,
         client,
         stateDir,
@@ -139,7 +121,7 @@ export async function runApply(dirArg: string, raw: Record<string, unknown>): Pr
           redact = createRedactor(desired.secretValues);
           // A stale saved plan stops here, before the new plan could be mistaken for the reviewed one.
           if (saved) {
-            const moved = diffFingerprints(saved, made.fingerprint);
+            const moved = diffSavedPlan(saved, made);
             if (moved.length > 0) throw new StalePlanError(flags.plan ?? '', moved);
           }
           if (!json) {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../util/package-root.js';
 import { registerCommands } from './commands/index.js';
+import { expandPruneSpellings, PolicyFlagError } from './policy-options.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
@@ -24,8 +25,12 @@ export async function main(argv: string[]): Promise<number> {
   const program = createProgram();
   program.exitOverride();
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(expandPruneSpellings(argv));
   } catch (err) {
+    if (err instanceof PolicyFlagError) {
+      process.stderr.write(`wsync: ${err.message}\n`);
+      return 1;
+    }
     const code = (err as { exitCode?: number }).exitCode;
     if (typeof code === 'number') return code === 0 ? 0 : (process.exitCode as number | undefined) ?? code;
     throw err;

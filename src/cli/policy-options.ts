@@ -1,9 +1,9 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { DEFAULT_POLICY, type KindName, type Policy } from '../core/types.js';
 import { parseKindName } from '../kinds/index.js';
 
 export interface PolicyFlags {
-  prune?: boolean | string[];
+  prune?: boolean;
   pruneAll?: string[];
   maxDeletes?: string;
   maxDeleteRatio?: string;
@@ -20,12 +20,12 @@ function collect(value: string, previous: unknown): string[] {
 /** The safety flags of DESIGN.md, shared by plan (which shows what apply would refuse), apply and run. */
 export function addPolicyOptions(cmd: Command): Command {
   return cmd
-    .addOption(
-      new Option('--prune [all:KIND]', 'delete owned objects no longer declared; all:KIND also deletes unowned ones of KIND')
-        .preset('true')
-        .argParser(collect),
+    .option('--prune', 'delete owned objects that are no longer declared', false)
+    .option(
+      '--prune-all <KIND>',
+      'declare KIND authoritative: also delete its unowned objects that are not declared (spelled --prune=all:KIND too); repeatable',
+      collect,
     )
-    .option('--prune-all <KIND>', 'declare KIND authoritative (same as --prune=all:KIND); repeatable', collect)
     .option('--max-deletes <n>', 'refuse a plan deleting more objects than this', String(DEFAULT_POLICY.maxDeletes))
     .option(
       '--max-delete-ratio <r>',
@@ -39,10 +39,30 @@ export function addPolicyOptions(cmd: Command): Command {
 
 export class PolicyFlagError extends Error {}
 
+/**
+ * `--prune=all:KIND` (DESIGN.md's spelling) becomes `--prune --prune-all KIND` before commander
+ * parses: an option with an optional value would swallow the DIR in `apply --prune DIR`.
+ */
+export function expandPruneSpellings(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const arg of argv) {
+    const match = /^--prune=(.*)$/.exec(arg);
+    if (!match) {
+      out.push(arg);
+      continue;
+    }
+    const value = match[1] ?? '';
+    if (value.startsWith('all:')) out.push('--prune', '--prune-all', value.slice(4));
+    else if (value === 'true') out.push('--prune');
+    else throw new PolicyFlagError(`--prune=${value}: expected --prune or --prune=all:KIND`);
+  }
+  return out;
+}
+
 function parseKinds(values: string[]): KindName[] {
   return values.map((value) => {
     const kind = parseKindName(value);
-    if (!kind) throw new PolicyFlagError(`--prune=all:${value}: unknown kind "${value}"`);
+    if (!kind) throw new PolicyFlagError(`--prune-all ${value}: unknown kind "${value}"`);
     return kind;
   });
 }
@@ -57,13 +77,11 @@ function parseNumber(text: string | undefined, flag: string, fallback: number, m
 }
 
 export function policyFromFlags(flags: PolicyFlags, mode: Policy['mode'] = 'enforce'): Policy {
-  const pruneValues = Array.isArray(flags.prune) ? flags.prune : [];
-  const pruneAllSpecs = pruneValues.filter((v) => v.startsWith('all:')).map((v) => v.slice(4));
-  const other = pruneValues.filter((v) => !v.startsWith('all:') && v !== 'true');
-  if (other.length > 0) throw new PolicyFlagError(`--prune=${other[0]}: expected --prune or --prune=all:KIND`);
+  const pruneAll = [...new Set(parseKinds(flags.pruneAll ?? []))];
   return {
-    prune: flags.prune !== undefined && flags.prune !== false,
-    pruneAll: [...new Set(parseKinds([...pruneAllSpecs, ...(flags.pruneAll ?? [])]))],
+    // An authoritative kind is pruned, so --prune-all implies --prune.
+    prune: flags.prune === true || pruneAll.length > 0,
+    pruneAll,
     maxDeletes: Math.floor(parseNumber(flags.maxDeletes, '--max-deletes', DEFAULT_POLICY.maxDeletes)),
     maxDeleteRatio: parseNumber(flags.maxDeleteRatio, '--max-delete-ratio', DEFAULT_POLICY.maxDeleteRatio, 1),
     allowOverBudget: flags.forceDeletes === true,

@@ -2,7 +2,7 @@
 // against files or a workspace that have moved since, and say what moved.
 import { createHash } from 'node:crypto';
 import { REDACTED } from '../core/redact.js';
-import { changeRef, KIND_NAMES, type Desired, type JsonObject, type KindName, type LiveState, type PlanFingerprint } from '../core/types.js';
+import { changeRef, KIND_NAMES, type Desired, type JsonObject, type KindName, type LiveState, type Plan, type PlanFingerprint } from '../core/types.js';
 import { KINDS } from '../kinds/index.js';
 import { findPaths } from '../kinds/paths.js';
 import { canonicalJson, cloneJson, pointerSegments, replaceExisting } from './json.js';
@@ -114,4 +114,30 @@ export function diffFingerprints(saved: PlanFingerprint, current: PlanFingerprin
     lines.push(...(live.length > 0 ? live : ['the kinds or datasets read from the workspace changed']));
   }
   return lines;
+}
+
+/** A change as it matters for review: what happens to which object, and which fields move. */
+function reviewedForm(change: Plan['changes'][number]): string {
+  const diffs = change.diffs
+    .map((d) => (d.sensitive ? `${d.path}:(sensitive)` : `${d.path}:${canonicalJson(d.before ?? null)}->${canonicalJson(d.after ?? null)}`))
+    .sort();
+  return `${change.action} ${diffs.join(' ')}`;
+}
+
+/**
+ * What separates a saved (reviewed) plan from the plan made now: moved fingerprints, and changes
+ * that differ. Secret values are not in the fingerprint, so a secret rotated after the review
+ * shows up here, as a change the saved plan did not have.
+ */
+export function diffSavedPlan(saved: Plan, current: Plan): string[] {
+  const lines = diffFingerprints(saved.fingerprint, current.fingerprint);
+  const before = new Map(saved.changes.map((c) => [`${c.kind}/${c.key}`, reviewedForm(c)]));
+  const after = new Map(current.changes.map((c) => [`${c.kind}/${c.key}`, reviewedForm(c)]));
+  for (const [ref, form] of after) {
+    const was = before.get(ref);
+    if (was === undefined) lines.push(`${ref}: not in the saved plan`);
+    else if (was !== form) lines.push(`${ref}: the change differs from the saved plan (${form.split(' ')[0]})`);
+  }
+  for (const ref of before.keys()) if (!after.has(ref)) lines.push(`${ref}: in the saved plan, no longer planned`);
+  return [...new Set(lines)];
 }

@@ -10,12 +10,15 @@ export interface SchemaResult {
 }
 
 const ENVELOPE = 'envelope.json';
+const CONFIG = 'config.json';
 
 function rows(): [string, string, string][] {
   const schemas = loadSchemas();
   const envelope = schemas.get(ENVELOPE);
   const out: [string, string, string][] = [['envelope', ENVELOPE, envelope ? schemaDescription(envelope) : '']];
   for (const kind of KIND_NAMES) out.push([kind, KINDS[kind].schemaFile, KINDS[kind].description]);
+  const config = schemas.get(CONFIG);
+  out.push(['config', CONFIG, config ? schemaDescription(config) : '']);
   return out;
 }
 
@@ -34,6 +37,7 @@ function table(): string {
 
 function fileFor(name: string): string | undefined {
   if (name.trim().toLowerCase() === 'envelope') return ENVELOPE;
+  if (['config', 'wsync.yaml'].includes(name.trim().toLowerCase())) return CONFIG;
   const kind = parseKindName(name);
   return kind ? KINDS[kind].schemaFile : undefined;
 }
@@ -49,7 +53,7 @@ export function renderSchemas(kind: string | undefined, options: { all?: boolean
   const file = fileFor(kind);
   const schema = file === undefined ? undefined : schemas.get(file);
   if (schema === undefined) {
-    const names = ['envelope', ...KIND_NAMES].join(', ');
+    const names = ['envelope', ...KIND_NAMES, 'config'].join(', ');
     return { stdout: '', stderr: `wsync schema: unknown kind "${kind}"; one of ${names}\n`, exitCode: 1 };
   }
   return { stdout: `${JSON.stringify(schema, null, 2)}\n`, stderr: '', exitCode: 0 };

@@ -1,5 +1,6 @@
 // applyPlan in-process, with the real API client against the emulator: dependency skipping,
 // refusals, abort, concurrency and redaction, which are hard to provoke through the CLI.
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
@@ -210,5 +211,48 @@ describe('applyPlan', () => {
     expect(result.created).toBe(1);
     expect(state.inventory.entries.map((e) => `${e.kind}/${e.key}`)).toEqual(['Notifier/live-one', 'Org/not-read']);
     expect((await readInventory(state.dir)).entries.map((e) => e.key)).toEqual(['live-one', 'not-read']);
+  });
+
+  it('adopts what a POST created when its answer was lost, instead of creating it twice', async () => {
+    const desired = desiredOf([email('lost-answer'), monitor('lost-too', ['lost-answer'])]);
+    const { plan, live } = await planFor(desired);
+    await emulator.faults({ dropAfterWriteRate: 1 });
+    const events: ApplyEvent[] = [];
+    const result = await applyPlan({ plan, desired, live, client, state, concurrency: 2, onChange: (e) => events.push(e) });
+    expect(result).toMatchObject({ created: 2, failed: 0 });
+    expect(events.map((e) => e.message)).toEqual([
+      'the answer was lost; found it created by listing again',
+      'the answer was lost; found it created by listing again',
+    ]);
+    const after = await emulator.state();
+    expect(after.notifiers).toHaveLength(1);
+    expect(after.monitors).toHaveLength(1);
+    expect(named(after, 'monitors', 'lost-too')?.notifierIds).toEqual([named(after, 'notifiers', 'lost-answer')?.id]);
+    expect((await emulator.writes()).filter((w) => w.method === 'POST')).toHaveLength(2);
+  });
+
+  it('deletes a token whose secret was lost with its answer, and never leaves one that looks in sync', async () => {
+    const desired = desiredOf([{ kind: 'ApiToken', name: 'lost-secret', spec: { orgCapabilities: { annotations: ['create'] } } }]);
+    const { plan, live } = await planFor(desired);
+    await emulator.faults({ dropAfterWriteRate: 1 });
+    const events: ApplyEvent[] = [];
+    const result = await applyPlan({ plan, desired, live, client, state, concurrency: 1, onChange: (e) => events.push(e) });
+    expect(result.failed).toBe(1);
+    expect(events[0]?.message).toContain("the answer carrying the token's secret was lost 3 times");
+    // Every token made without a secret we could save was deleted again; none is owned.
+    const log = await emulator.writes();
+    expect(log.filter((w) => w.method === 'POST')).toHaveLength(3);
+    expect(new Set(log.filter((w) => w.method === 'DELETE').map((w) => w.path)).size).toBe(3);
+    expect(((await emulator.state()).tokens ?? []).filter((t) => t.name === 'lost-secret')).toEqual([]);
+    expect(state.inventory.entries).toEqual([]);
+
+    // Once answers come back, the next run creates it and saves the secret.
+    await emulator.faults({ dropAfterWriteRate: 0 });
+    const again = await planFor(desired);
+    expect(again.plan.changes[0]?.action).toBe('create');
+    const second = await applyPlan({ ...again, desired, client, state, concurrency: 1 });
+    expect(second.created).toBe(1);
+    const token = named(await emulator.state(), 'tokens', 'lost-secret');
+    expect((await readFile(join(state.dir, 'tokens', 'lost-secret'), 'utf8')).trim()).toBe(token?.token);
   });
 });

@@ -84,6 +84,20 @@ describe('wsync apply', () => {
     expect(missing.stderr).toContain('no such file');
   });
 
+  it('refuses a saved plan when a secret was rotated after the review, without naming the secret', async () => {
+    workspace = await examplesWorkspace();
+    expect((await workspace.apply()).code).toBe(0);
+    const planFile = join(workspace.tree, '..', 'plan.json');
+    expect((await workspace.plan(['--out', planFile])).code).toBe(0);
+    await workspace.emulator.clearRequests();
+    const rotated = 'https://hooks.slack.example/services/T0/B0/rotated-after-review-9';
+    const stale = await workspace.apply(['--plan', planFile], { WSYNC_SLACK_WEBHOOK_URL: rotated });
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('Notifier/oncall-slack: the change differs from the saved plan (update)');
+    expect(stale.stderr + stale.stdout).not.toContain(rotated);
+    expect(await workspace.emulator.writes()).toEqual([]);
+  });
+
   it('prints one JSON document with --format json, without secrets', async () => {
     workspace = await examplesWorkspace();
     const result = await workspace.apply(['--format', 'json']);

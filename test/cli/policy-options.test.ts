@@ -1,16 +1,17 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { addPolicyOptions, PolicyFlagError, policyFromFlags } from '../../src/cli/policy-options.js';
+import { addPolicyOptions, expandPruneSpellings, PolicyFlagError, policyFromFlags } from '../../src/cli/policy-options.js';
 
 function parse(args: string[]) {
-  const cmd = addPolicyOptions(new Command('x').exitOverride());
-  cmd.parse(args, { from: 'user' });
-  return policyFromFlags(cmd.opts());
+  const cmd = addPolicyOptions(new Command('x').exitOverride()).argument('[dir]');
+  cmd.parse(expandPruneSpellings(args), { from: 'user' });
+  return Object.assign(policyFromFlags(cmd.opts()), { dir: cmd.args[0] });
 }
 
 describe('policy flags', () => {
   it('defaults to the safe policy of DESIGN.md', () => {
-    expect(parse([])).toEqual({
+    const { dir: _dir, ...policy } = parse([]);
+    expect(policy).toEqual({
       prune: false,
       pruneAll: [],
       maxDeletes: 10,
@@ -20,6 +21,11 @@ describe('policy flags', () => {
       adopt: true,
       mode: 'enforce',
     });
+  });
+
+  it('never takes the directory for a --prune value', () => {
+    expect(parse(['--prune', 'config-examples'])).toMatchObject({ prune: true, pruneAll: [], dir: 'config-examples' });
+    expect(parse(['--prune=all:Monitor', 'tree'])).toMatchObject({ prune: true, pruneAll: ['Monitor'], dir: 'tree' });
   });
 
   it('reads --prune, --prune=all:KIND and --prune-all', () => {
@@ -35,7 +41,7 @@ describe('policy flags', () => {
 
   it('refuses nonsense with the flag named', () => {
     expect(() => parse(['--prune=all:Widgets'])).toThrow(PolicyFlagError);
-    expect(() => parse(['--prune=all:Widgets'])).toThrow(/unknown kind "Widgets"/);
+    expect(() => parse(['--prune=all:Widgets'])).toThrow(/--prune-all Widgets: unknown kind "Widgets"/);
     expect(() => parse(['--max-delete-ratio', '2'])).toThrow(/--max-delete-ratio/);
     expect(() => parse(['--prune=some'])).toThrow(/--prune=all:KIND/);
   });

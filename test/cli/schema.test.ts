@@ -38,7 +38,8 @@ describe('wsync schema', () => {
     const result = await runCli(['schema', '--all']);
     expect(result.code).toBe(0);
     const all = JSON.parse(result.stdout) as Record<string, unknown>;
-    expect(Object.keys(all).sort()).toEqual(['envelope.json', ...KIND_NAMES.map((k) => KINDS[k].schemaFile)].sort());
+    expect(Object.keys(all).sort()).toEqual(['envelope.json', 'config.json', ...KIND_NAMES.map((k) => KINDS[k].schemaFile)].sort());
+    expect(all['config.json']).toEqual(schemaFile('config.json'));
     expect(all['notifier.json']).toEqual(schemaFile('notifier.json'));
   });
 
