@@ -1,16 +1,15 @@
 import { validate as validateCron } from 'node-cron';
 import { resolve } from 'node:path';
-import { ConfigError, resolveConnection, type ConnectionFlags } from '../api/connection.js';
+import { ConfigError } from '../api/connection.js';
 import type { ConnectionConfig } from '../api/types.js';
 import { PolicyFlagError, policyFromFlags, type PolicyFlags } from '../cli/policy-options.js';
+import { resolveSettings, type SettingsFlags } from '../cli/settings.js';
 import { Daemon } from './daemon.js';
 import { parseListen, type ListenAddress } from './http.js';
 import { createLogger, isLogLevel, type Logger } from './logger.js';
 import { defaultStateDir } from './snapshot.js';
 
-export interface RunFlags extends PolicyFlags {
-  stateDir?: string;
-  secretsDir?: string;
+export interface RunFlags extends PolicyFlags, SettingsFlags {
   tokenOutputDir?: string;
   listen?: string;
   resync?: string;
@@ -19,12 +18,6 @@ export interface RunFlags extends PolicyFlags {
   concurrency?: string;
   logLevel?: string;
   logFormat?: string;
-  url?: string;
-  token?: string;
-  tokenFile?: string;
-  orgId?: string;
-  insecure?: boolean;
-  timeout?: string | number;
 }
 
 export const DEFAULT_LISTEN = '127.0.0.1:9464';
@@ -46,7 +39,7 @@ interface Settings {
   concurrency?: number;
   logLevel: string;
   pretty?: boolean;
-  connectionFlags: ConnectionFlags;
+  connection: ConnectionConfig;
 }
 
 function positiveInt(text: string, flag: string, min: number): number {
@@ -73,8 +66,10 @@ async function settingsFrom(dirArg: string, flags: RunFlags, env: Record<string,
   if (!isLogLevel(logLevel)) throw new UsageError(`--log-level: "${logLevel}" is not one of trace, debug, info, warn, error, fatal, silent`);
   const format = flags.logFormat ?? 'auto';
   if (!['auto', 'json', 'pretty'].includes(format)) throw new UsageError(`--log-format: "${format}" is not one of auto, json, pretty`);
-  const stateDirFlag = flags.stateDir ?? env.WSYNC_STATE_DIR;
-  const secretsDir = flags.secretsDir ?? env.WSYNC_SECRETS_DIR;
+  // Flags, then environment, then DIR/wsync.yaml.
+  const configured = resolveSettings(dir, flags, env);
+  const stateDirFlag = configured.stateDir;
+  const secretsDir = configured.secretsDir;
   const settings: Settings = {
     dir,
     stateDir: stateDirFlag ? resolve(stateDirFlag) : await defaultStateDir(dir),
@@ -82,14 +77,7 @@ async function settingsFrom(dirArg: string, flags: RunFlags, env: Record<string,
     resync,
     debounceMs: flags.debounce === undefined ? DEFAULT_DEBOUNCE_MS : positiveInt(flags.debounce, '--debounce', 0),
     logLevel,
-    connectionFlags: {
-      url: flags.url,
-      token: flags.token,
-      tokenFile: flags.tokenFile,
-      orgId: flags.orgId,
-      insecure: flags.insecure,
-      timeout: flags.timeout === undefined ? undefined : Number(flags.timeout),
-    },
+    connection: configured.connection,
   };
   if (secretsDir) settings.secretsDir = resolve(secretsDir);
   if (flags.tokenOutputDir) settings.tokenOutputDir = resolve(flags.tokenOutputDir);
@@ -155,12 +143,10 @@ export async function runDaemon(dirArg: string, raw: Record<string, unknown>): P
   const flags = raw as RunFlags;
   const env = process.env;
   let settings: Settings;
-  let connection: ConnectionConfig;
   let policy;
   try {
     settings = await settingsFrom(dirArg, flags, env);
     policy = policyFromFlags(flags, modeOf(flags));
-    connection = resolveConnection(settings.connectionFlags, env);
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError || err instanceof PolicyFlagError) {
       process.stderr.write(`run: ${err.message}\n`);
@@ -185,9 +171,9 @@ export async function runDaemon(dirArg: string, raw: Record<string, unknown>): P
     policy,
     concurrency: settings.concurrency,
     env,
-    connection,
-    // Flags are fixed for the life of the process; the environment and the token file are read again.
-    reloadConnection: () => resolveConnection(settings.connectionFlags, process.env),
+    connection: settings.connection,
+    // Flags are fixed for the life of the process; environment, wsync.yaml and token file are read again.
+    reloadConnection: () => resolveSettings(settings.dir, flags, process.env).connection,
     logger: log,
   }).catch((err: unknown) => {
     log.fatal({ err: err instanceof Error ? err.message : String(err) }, 'could not start');

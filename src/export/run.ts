@@ -1,6 +1,7 @@
 // The effectful shell of `wsync export`: read the live workspace, turn it into files (pure), write
 // the tree atomically, optionally adopt what was written, print the variables to set.
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { connectionFlagsOf } from '../cli/settings.js';
 import { createApiClient } from '../api/client.js';
 import { resolveConnection, type ConnectionFlags } from '../api/connection.js';
 import { createRedactor } from '../core/redact.js';
@@ -96,17 +97,7 @@ export async function runExport(dirArg: string | undefined, raw: Record<string, 
     if (outArg === undefined || outArg.trim() === '') throw new ExportUsageError('name the output directory with --out DIR');
     const out = resolve(outArg);
     const kinds = parseKinds(flags.kinds);
-    const connection = resolveConnection(
-      {
-        url: flags.url,
-        token: flags.token,
-        tokenFile: flags.tokenFile,
-        orgId: flags.orgId,
-        insecure: flags.insecure,
-        timeout: flags.timeout === undefined ? undefined : Number(flags.timeout),
-      },
-      process.env,
-    );
+    const connection = resolveConnection(connectionFlagsOf(flags), process.env);
     const client = createApiClient(connection);
     let result: ExportResult;
     try {
