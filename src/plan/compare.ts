@@ -79,9 +79,9 @@ function clean(
   dropped: readonly string[],
   withDefaults: boolean,
 ): JsonObject {
-  const out = cloneJson(spec);
-  for (const found of findPaths(spec, module.secretFields)) deleteAt(out, found.segments);
-  const cleaned = dropEmptyObject(out);
+  // dropEmptyObject copies every object on the way, so the secrets can be deleted from its result.
+  const cleaned = dropEmptyObject(spec);
+  for (const found of findPaths(cleaned, module.secretFields)) deleteAt(cleaned, found.segments);
   for (const [path, value] of withDefaults ? Object.entries(module.defaults) : []) {
     const segments = path.split('.');
     if (isEmptyValue(getAt(cleaned, segments))) putAt(cleaned, segments, cloneJson(value as JsonValue));
@@ -94,13 +94,16 @@ function clean(
 
 /** Timestamps as instants and sets in one order, so that equal meanings compare equal. */
 function canonical(module: KindModule, spec: JsonObject): JsonObject {
+  const timestamps = findPaths(spec, module.timestamps);
+  const sets = findPaths(spec, module.setFields);
+  if (timestamps.length === 0 && sets.length === 0) return spec;
   const out = cloneJson(spec);
-  for (const found of findPaths(out, module.timestamps)) {
+  for (const found of timestamps) {
     if (typeof found.value !== 'string') continue;
     const instant = Date.parse(found.value);
     if (!Number.isNaN(instant)) putAt(out, found.segments, new Date(instant).toISOString());
   }
-  for (const found of findPaths(out, module.setFields)) {
+  for (const found of sets) {
     if (!Array.isArray(found.value)) continue;
     const unique = new Map<string, JsonValue>();
     for (const item of found.value) unique.set(canonicalJson(item), item);

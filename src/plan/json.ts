@@ -11,10 +11,33 @@ export function isObject(value: JsonValue | undefined): value is JsonObject {
   return value !== null && value !== undefined && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** JSON with object keys sorted at every level: equal values give equal text. */
+/**
+ * JSON with object keys sorted at every level: equal values give equal text. Written directly
+ * rather than through a sorted copy: the planner calls it for every object of a workspace.
+ */
 export function canonicalJson(value: JsonValue | undefined): string {
   if (value === undefined || value === null) return 'null';
-  return typeof value === 'object' ? JSON.stringify(sortKeys(value)) : JSON.stringify(value);
+  if (typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      const item = value[i];
+      out += item === undefined ? 'null' : canonicalJson(item);
+    }
+    return `${out}]`;
+  }
+  const keys = Object.keys(value).sort();
+  let out = '{';
+  let first = true;
+  for (const key of keys) {
+    const child = value[key];
+    if (child === undefined) continue;
+    if (!first) out += ',';
+    first = false;
+    out += `${JSON.stringify(key)}:${canonicalJson(child)}`;
+  }
+  return `${out}}`;
 }
 
 export function sortKeys(value: JsonValue): JsonValue {
