@@ -2,6 +2,7 @@ import { isAbsolute, relative } from 'node:path';
 import { ApiError } from '../api/errors.js';
 import type { ApiResponse } from '../api/types.js';
 import { createRedactor } from '../core/redact.js';
+import { TRUST_ON_FIRST_USE } from '../core/secret-hash.js';
 import {
   changeRef,
   type Change,
@@ -110,6 +111,7 @@ export class ApplyRun {
       await runPool(orderByDependencies(level), concurrency, (change) => this.run(change));
     }
     await this.dropVanished();
+    await this.recordTrustedSecrets();
     await this.input.state.flush();
 
     return {
@@ -426,6 +428,28 @@ export class ApplyRun {
     if (isPruneDisabled(resource)) entry.pruneDisabled = true;
     this.markTouched(kind, id);
     return this.input.state.record(entry);
+  }
+
+  /**
+   * Secrets that `export --adopt` marked as trusted (the API hides them) get their real hash once
+   * the files declare them, with no write: from then on a rotation is an ordinary update.
+   */
+  private async recordTrustedSecrets(): Promise<void> {
+    const { state } = this.input;
+    const records: Promise<void>[] = [];
+    for (const entry of [...state.inventory.entries]) {
+      const trusted = Object.entries(entry.secretHashes ?? {}).filter(([, hash]) => hash === TRUST_ON_FIRST_USE);
+      if (trusted.length === 0 || this.touched.get(entry.kind)?.has(entry.id)) continue;
+      const resource = this.desiredByRef.get(changeRef(entry.kind, entry.key));
+      if (!resource) continue;
+      const hashes = secretHashes(KINDS[entry.kind], resource.spec, this.hashKey);
+      const learned = trusted.filter(([pointer]) => hashes[pointer] !== undefined);
+      if (learned.length === 0) continue;
+      const secretHashesNow = { ...entry.secretHashes };
+      for (const [pointer] of learned) secretHashesNow[pointer] = hashes[pointer] as string;
+      records.push(state.record({ ...entry, secretHashes: secretHashesNow }));
+    }
+    await Promise.all(records);
   }
 
   /**

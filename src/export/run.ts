@@ -5,6 +5,7 @@ import { connectionFlagsOf } from '../cli/settings.js';
 import { createApiClient } from '../api/client.js';
 import { resolveConnection, type ConnectionFlags } from '../api/connection.js';
 import { createRedactor } from '../core/redact.js';
+import { TRUST_ON_FIRST_USE } from '../core/secret-hash.js';
 import { KIND_NAMES, type KindName } from '../core/types.js';
 import { KINDS, parseKindName } from '../kinds/index.js';
 import { isPerDataset, readLive, type LiveScope } from '../live/index.js';
@@ -127,7 +128,18 @@ export async function runExport(dirArg: string | undefined, raw: Record<string, 
         // Secret hashes stay empty: the values are not known until the next apply writes them.
         // Records made together share one write of the inventory.
         const adopted = result.objects.filter((object) => !object.renamed);
-        await Promise.all(adopted.map((object) => state.record({ kind: object.kind, key: object.key, id: object.id })));
+        await Promise.all(
+          adopted.map((object) =>
+            state.record({
+              kind: object.kind,
+              key: object.key,
+              id: object.id,
+              ...(object.unreadSecrets.length > 0
+                ? { secretHashes: Object.fromEntries(object.unreadSecrets.map((pointer) => [pointer, TRUST_ON_FIRST_USE])) }
+                : {}),
+            }),
+          ),
+        );
       } finally {
         await state.close();
       }

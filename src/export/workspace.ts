@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import { KIND_NAMES, type JsonObject, type JsonValue, type KindName, type LiveObject, type LiveState } from '../core/types.js';
 import { kindModule } from '../kinds/index.js';
-import { findPaths, getAt, setAt } from '../kinds/paths.js';
+import { findPaths, getAt, setAt, toPointer } from '../kinds/paths.js';
 import type { KindModule, ResolveId } from '../kinds/types.js';
 import { fileBaseNames } from './naming.js';
 import {
@@ -45,6 +45,8 @@ export interface ExportedObject {
   path: string;
   /** One of several live objects with one key, written under a changed name: not adoptable as is. */
   renamed: boolean;
+  /** JSON Pointers (into the spec) of secret fields the API did not return (blanked on read). */
+  unreadSecrets: string[];
 }
 
 export interface ExportResult {
@@ -356,8 +358,8 @@ export function exportWorkspace(live: LiveState, options: ExportOptions): Export
     if (unread.length > 0) {
       warnings.push(
         `${draft.module.kind} "${draft.name}": the API does not return ${unread.join(', ')}; set the variables to the ` +
-          'values in use. Until the first apply writes them, plan shows this object as an update ' +
-          '("sensitive value not known").',
+          'values in use. With --adopt, wsync trusts them and the first apply records them without writing; ' +
+          'without it, plan shows this object as an update ("sensitive value not known") until an apply writes them.',
       );
     }
     for (const slot of draft.slots) {
@@ -388,7 +390,8 @@ export function exportWorkspace(live: LiveState, options: ExportOptions): Export
       const spec = withoutDefaults(module, sortSets(module, draft.spec), options.schemas);
       const path = `${module.plural}/${bases[i] as string}.yaml`;
       files.push({ path, content: render(module, draft.name, spec, options) });
-      objects.push({ kind, key: draft.key, id: draft.id, path, renamed: draft.renamed });
+      const unreadSecrets = draft.slots.filter((slot) => slot.value === undefined).map((slot) => toPointer(slot.segments));
+      objects.push({ kind, key: draft.key, id: draft.id, path, renamed: draft.renamed, unreadSecrets });
     });
   }
   files.sort((a, b) => compareText(a.path, b.path));

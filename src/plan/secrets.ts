@@ -1,6 +1,6 @@
 // Secret fields are compared without ever being shown: by keyed hash against the value wsync last
 // applied, or, when no hash is recorded, against the live value in memory.
-import { hashSecret } from '../core/secret-hash.js';
+import { hashSecret, TRUST_ON_FIRST_USE } from '../core/secret-hash.js';
 import type { FieldDiff, JsonObject, JsonValue } from '../core/types.js';
 import { findPaths, type MatchedPath } from '../kinds/paths.js';
 import type { KindModule } from '../kinds/types.js';
@@ -55,7 +55,10 @@ export function compareSecrets(
       changed = true;
     } else {
       const recorded = state.hashKey !== '' ? state.recorded?.[pointer] : undefined;
-      if (recorded !== undefined) {
+      if (recorded === TRUST_ON_FIRST_USE) {
+        // Exported and adopted while the API hid it: the exported variable's value is the one in use.
+        changed = false;
+      } else if (recorded !== undefined) {
         changed = hashSecret(state.hashKey, secretText(want.value)) !== recorded;
       } else if (!isBlank(have.value)) {
         changed = secretText(have.value) !== secretText(want.value);

@@ -73,6 +73,13 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'wsync-export-cli-'));
 });
 
+/** Requests the emulator has answered so far, and how many of them were writes. */
+async function requestCount(): Promise<{ all: number; writes: number }> {
+  const res = await fetch(`${emulator.url}/_emulator/requests`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  const log = (await res.json()) as Array<{ method: string; path: string }>;
+  return { all: log.length, writes: log.filter((r) => r.method !== 'GET' && r.path.startsWith('/v2/')).length };
+}
+
 afterAll(async () => {
   await emulator?.close();
   if (work) await rm(work, { recursive: true, force: true });
@@ -94,19 +101,31 @@ describe('wsync export (CLI, emulator)', () => {
     expect(validated.stderr).toBe('');
     expect(validated.code).toBe(0);
 
-    // PagerDuty secrets come back blank: wsync cannot know they match, so the first plan writes them.
+    // PagerDuty secrets come back blank; --adopt trusts the values set for the listed variables.
     const first = await wsync(['plan', out, '--detailed-exitcode'], VARIABLES);
-    expect(first.stdout).toMatch(/~ update\s+Notifier\/pages \/ pagerduty/);
-    expect(first.stdout).toContain('sensitive value not known');
-    expect(first.stdout).toMatch(/Plan: 0 to create, 1 to update, 0 to delete, 0 to adopt\. 32 unchanged\./);
-    expect(first.code).toBe(2);
+    expect(first.stdout).toContain('No changes');
+    expect(first.code).toBe(0);
 
+    // The first apply writes nothing and records the real hashes in place of the trust markers.
+    const before = await requestCount();
     const applied = await wsync(['apply', out], VARIABLES);
     expect(applied.code).toBe(0);
+    expect((await requestCount()).writes).toBe(before.writes);
+    const inventory = await readFile(join(out, '.wsync', 'inventory.json'), 'utf8');
+    expect(inventory).not.toContain('trust-on-first-use');
+    expect(inventory).toMatch(/"\/properties\/pagerduty\/routingKey": "hmac-sha256:/);
 
     const second = await wsync(['plan', out, '--detailed-exitcode'], VARIABLES);
     expect(second.stdout).toContain('No changes');
     expect(second.code).toBe(0);
+
+    // From then on a rotated PagerDuty key is an ordinary (sensitive) update.
+    const rotatedVar = Object.keys(VARIABLES).find((name) => name.includes('PAGERDUTY') && name.endsWith('ROUTINGKEY'));
+    expect(rotatedVar).toBeDefined();
+    const rotated = await wsync(['plan', out, '--detailed-exitcode'], { ...VARIABLES, [rotatedVar as string]: 'rotated-routing-key-0042' });
+    expect(rotated.code).toBe(2);
+    expect(rotated.stdout).toMatch(/~ update\s+Notifier\/pages \/ pagerduty/);
+    expect(rotated.stdout).toContain('(sensitive value changed)');
   });
 
   it('a second export of the unchanged workspace is byte-identical', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashSecret } from '../../src/core/secret-hash.js';
+import { hashSecret, TRUST_ON_FIRST_USE } from '../../src/core/secret-hash.js';
 import type { JsonObject, LiveObject } from '../../src/core/types.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { secretHashes } from '../../src/plan/index.js';
@@ -42,6 +42,17 @@ describe('secret fields', () => {
     expect(planOne(slack('https://hooks.example.com/B'), live, {})).toMatchObject({
       action: 'update',
       diffs: [{ path: 'properties.slack.slackUrl', sensitive: true }],
+    });
+  });
+
+  it('a secret export --adopt marked as trusted is not written while the marker stands', () => {
+    const live = wire.notifier('n_1', 'n', { pagerduty: { routingKey: '' } });
+    const trusted = { '/properties/pagerduty/routingKey': TRUST_ON_FIRST_USE };
+    expect(planOne(pagerduty('rk-in-use'), live, trusted)).toMatchObject({ action: 'noop', diffs: [] });
+    // A secret the marker does not cover is still compared.
+    expect(planOne(pagerduty('rk-in-use', 'tk'), live, trusted)).toMatchObject({
+      action: 'update',
+      diffs: [{ path: 'properties.pagerduty.token', sensitive: true }],
     });
   });
 
