@@ -1,13 +1,16 @@
-import Ajv2020Module from 'ajv/dist/2020.js';
+import type Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type addFormatsModule from 'ajv-formats';
 import type { FormatName } from 'ajv-formats';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { loadSchemas } from './schema-files.js';
 
-// Both packages are CommonJS whose module object is also the default export.
-const Ajv2020 = Ajv2020Module.default;
-const addFormats = addFormatsModule.default;
-type Ajv = InstanceType<typeof Ajv2020>;
+// Both packages are CommonJS. They are required only when a validator must be compiled at run
+// time: a built wsync uses the validators compiled ahead of time and never loads Ajv itself.
+const require = createRequire(import.meta.url);
+type Ajv = InstanceType<(typeof Ajv2020Module)['default']>;
 
 let ajv: Ajv | undefined;
 const validators = new Map<string, ValidateFunction>();
@@ -23,9 +26,19 @@ function collectFormats(node: unknown, into: Set<string>): void {
   }
 }
 
-function instance(): Ajv {
-  if (ajv) return ajv;
+/** The export name of a schema file in the precompiled module: `monitor.json` -> `monitor`. */
+export function exportNameOf(schemaFile: string): string {
+  return schemaFile.replace(/\.json$/, '').replace(/[^A-Za-z0-9_]/g, '_');
+}
+
+/**
+ * The Ajv instance every validator comes from. `source: true` keeps the generated code, so that
+ * `npm run build` can write it out as dist/source/validators.cjs (scripts/gen-validators.mjs).
+ */
+export function createAjv(options: { source?: boolean } = {}): Ajv {
   const schemas = loadSchemas();
+  const Ajv2020 = (require('ajv/dist/2020.js') as typeof Ajv2020Module).default;
+  const addFormats = (require('ajv-formats') as typeof addFormatsModule).default;
   const created = new Ajv2020({
     allErrors: true,
     strict: true,
@@ -36,7 +49,7 @@ function instance(): Ajv {
     // Start-up time: the schemas are checked against the meta-schema by a test, not on every run,
     // and the generated code is small enough that optimising it costs more than it saves.
     validateSchema: false,
-    code: { optimize: false },
+    code: { optimize: false, source: options.source === true },
     // Shared definitions (capabilities) compiled once, not into every kind that uses them.
     inlineRefs: false,
   });
@@ -46,15 +59,33 @@ function instance(): Ajv {
   addFormats(created, [...formats] as FormatName[]);
   // Registered under their file names so `envelope.json#/$defs/...` resolves.
   for (const [file, schema] of schemas) created.addSchema(schema, file);
-  ajv = created;
   return created;
+}
+
+function instance(): Ajv {
+  ajv ??= createAjv();
+  return ajv;
+}
+
+type Precompiled = Record<string, ValidateFunction | undefined>;
+let precompiled: Precompiled | null | undefined;
+
+/**
+ * The validators `npm run build` compiled ahead of time (start-up time: compiling the schemas
+ * costs more than reading them). Absent when running from the TypeScript sources (tests).
+ */
+function precompiledValidators(): Precompiled | null {
+  if (precompiled !== undefined) return precompiled;
+  const url = new URL('./validators.cjs', import.meta.url);
+  precompiled = url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? (require(fileURLToPath(url)) as Precompiled) : null;
+  return precompiled;
 }
 
 /** The compiled validator of a schema file, compiled on first use. */
 export function validatorFor(schemaFile: string): ValidateFunction {
   let validate = validators.get(schemaFile);
   if (!validate) {
-    const compiled = instance().getSchema(schemaFile);
+    const compiled = precompiledValidators()?.[exportNameOf(schemaFile)] ?? instance().getSchema(schemaFile);
     if (!compiled) throw new Error(`wsync: no schema ${schemaFile} in the schemas directory`);
     validate = compiled;
     validators.set(schemaFile, validate);
