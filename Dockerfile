@@ -12,6 +12,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY bin ./bin
 COPY schemas ./schemas
 COPY src ./src
+COPY scripts/gen-validators.mjs ./scripts/
 RUN npm run build \
  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
  && chmod 0755 bin/wsync.js
