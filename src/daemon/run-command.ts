@@ -1,10 +1,9 @@
 import { validate as validateCron } from 'node-cron';
 import { resolve } from 'node:path';
 import { ConfigError } from '../api/connection.js';
-import type { ConnectionConfig } from '../api/types.js';
 import { PolicyFlagError, policyFromFlags, type PolicyFlags } from '../cli/policy-options.js';
 import { resolveSettings, type SettingsFlags } from '../cli/settings.js';
-import { Daemon } from './daemon.js';
+import { Daemon, type DaemonConfig } from './daemon.js';
 import { parseListen, type ListenAddress } from './http.js';
 import { createLogger, isLogLevel, type Logger } from './logger.js';
 import { defaultStateDir } from './snapshot.js';
@@ -28,19 +27,11 @@ export const SHUTDOWN_DEADLINE_MS = 9_000;
 
 class UsageError extends Error {}
 
-interface Settings {
-  dir: string;
-  stateDir: string;
-  secretsDir?: string;
-  tokenOutputDir?: string;
-  listen: ListenAddress;
-  resync: string | null;
-  debounceMs: number;
-  concurrency?: number;
-  logLevel: string;
-  pretty?: boolean;
-  connection: ConnectionConfig;
-}
+/** What the flags and environment settle; the rest of DaemonConfig (policy, logger, ...) comes later. */
+type Settings = Pick<
+  DaemonConfig,
+  'dir' | 'stateDir' | 'secretsDir' | 'tokenOutputDir' | 'listen' | 'resync' | 'debounceMs' | 'concurrency' | 'connection'
+> & { logLevel: string; pretty?: boolean };
 
 function positiveInt(text: string, flag: string, min: number): number {
   const n = Number(text);
