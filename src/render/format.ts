@@ -84,3 +84,13 @@ export function detailedExitCode(plan: Plan): 0 | 1 | 2 {
 export function applyRedaction(text: string, options: RenderOptions | undefined): string {
   return options?.redact ? options.redact(text) : text;
 }
+
+/** An adoption with nothing to change: apply only records ownership, no API write. */
+export function isQuietAdopt(change: Change): boolean {
+  return change.action === 'adopt' && change.diffs.length === 0;
+}
+
+/** The line that stands for the quiet adoptions (a plan made without the inventory has many). */
+export function quietAdoptSentence(count: number): string {
+  return `${count} object${count === 1 ? '' : 's'} already match${count === 1 ? 'es' : ''} the files but ${count === 1 ? 'is' : 'are'} not in this inventory: apply adopts ${count === 1 ? 'it' : 'them'} with no API write.`;
+}

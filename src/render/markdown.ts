@@ -7,6 +7,8 @@ import {
   applyRedaction,
   changeTitle,
   formatValue,
+  isQuietAdopt,
+  quietAdoptSentence,
   SENSITIVE_CHANGED,
   SENSITIVE_VALUE,
   summarySentence,
@@ -103,6 +105,8 @@ export function renderMarkdown(plan: Plan, options?: RenderOptions): string {
   const rest = plan.changes.filter((c) => c.source !== undefined && c.action !== 'noop');
   if (rest.length > 0) {
     out.push('#### Changes', '');
+    const quiet = rest.filter(isQuietAdopt).length;
+    if (quiet > 0) out.push(escapeMarkdown(quietAdoptSentence(quiet)), '');
     const kinds: KindName[] = KIND_NAMES.filter((k) => rest.some((c) => c.kind === k));
     for (const kind of kinds) {
       const changes = rest.filter((c) => c.kind === kind);

@@ -1,7 +1,7 @@
 // The terminal form of a plan, terraform-like: one line per change, field lines below it.
 import { formatDiagnostic } from '../core/diagnostics.js';
 import type { Action, Change, Plan } from '../core/types.js';
-import { ACTION_SYMBOL, applyRedaction, changeTitle, formatDiff, summarySentence, type RenderOptions } from './format.js';
+import { ACTION_SYMBOL, applyRedaction, changeTitle, formatDiff, isQuietAdopt, quietAdoptSentence, summarySentence, type RenderOptions } from './format.js';
 
 export interface TextOptions extends RenderOptions {
   /** ANSI colours (a TTY without --no-color). */
@@ -63,11 +63,13 @@ export function renderText(plan: Plan, options: TextOptions): string {
     out.push('');
   }
 
-  const shown = plan.changes.filter((c) => verbose || c.action !== 'noop');
-  if (shown.length > 0) {
+  const shown = plan.changes.filter((c) => verbose || (c.action !== 'noop' && !isQuietAdopt(c)));
+  const quietAdopts = verbose ? 0 : plan.changes.filter(isQuietAdopt).length;
+  if (shown.length > 0 || quietAdopts > 0) {
     out.push('wsync plan:');
     out.push('');
     for (const change of shown) out.push(...changeLines(change, paint, verbose));
+    if (quietAdopts > 0) out.push(`  ${paint(ACTION_STYLE.adopt, ACTION_SYMBOL.adopt)} ${quietAdoptSentence(quietAdopts)} (--verbose lists them)`);
     out.push('');
   }
   const unchanged = plan.summary.noop;

@@ -18,6 +18,20 @@ describe('renderText', () => {
     expect(text).toContain('        properties.slack.slackUrl: (sensitive value changed)\n');
   });
 
+  it('folds adoptions with nothing to change into one line; --verbose lists them', () => {
+    const plan = mixedPlan();
+    const quiet = (key: string) => ({ kind: 'Notifier' as const, key, name: key, action: 'adopt' as const, id: `notify_${key}`, diffs: [], dependsOn: [], level: 0, owned: false });
+    plan.changes.push(quiet('a'), quiet('b'));
+    plan.summary.adopt += 2;
+    const folded = renderText(plan, { color: false });
+    expect(folded).not.toContain('Notifier/a');
+    expect(folded).toContain('  > 2 objects already match the files but are not in this inventory: apply adopts them with no API write. (--verbose lists them)\n');
+    expect(folded).toContain('  > adopt   Role/sre (id role_1)');
+    const listed = renderText(plan, { color: false, verbose: true });
+    expect(listed).toContain('  > adopt   Notifier/a (id notify_a)');
+    expect(listed).not.toContain('already match the files');
+  });
+
   it('shows a create with the values the file sets', () => {
     expect(text).toMatch(/\+ create {2}Monitor\/new\n(?: {8}.*\n)*? {8}threshold: 30\n/);
   });
