@@ -1,5 +1,6 @@
 import { lstat, mkdir, mkdtemp, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+import { syncDirectory } from '../state/atomic.js';
 import type { ExportedFile } from './workspace.js';
 
 /** The export directory cannot be written as asked (not empty without --force, not a directory). */
@@ -7,18 +8,6 @@ export class ExportTargetError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ExportTargetError';
-  }
-}
-
-async function syncPath(path: string): Promise<void> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-    await handle.sync();
-  } catch {
-    // Some platforms cannot fsync a directory; the data itself was synced.
-  } finally {
-    await handle?.close();
   }
 }
 
@@ -60,8 +49,8 @@ async function writeFiles(root: string, files: readonly ExportedFile[]): Promise
       await handle.close();
     }
   }
-  for (const dir of [...dirs].sort().reverse()) await syncPath(dir);
-  await syncPath(root);
+  for (const dir of [...dirs].sort().reverse()) await syncDirectory(dir);
+  await syncDirectory(root);
 }
 
 export interface WriteTreeOptions {
@@ -95,7 +84,7 @@ export async function writeTree(outDir: string, files: readonly ExportedFile[], 
     if (!nonEmpty) {
       if (existing !== undefined) await rmdir(out);
       await rename(staging, out);
-      await syncPath(parent);
+      await syncDirectory(parent);
       return;
     }
     await swapFolders(out, staging, parent, options.folders);
@@ -123,7 +112,7 @@ async function swapFolders(out: string, staging: string, parent: string, folders
       await rename(join(staging, folder), current);
       swapped.push(folder);
     }
-    await syncPath(out);
+    await syncDirectory(out);
   } catch (err) {
     let restored = true;
     for (const folder of swapped) await rename(join(out, folder), join(staging, folder)).catch(() => (restored = false));
