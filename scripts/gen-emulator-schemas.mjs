@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Generates src/emulator/wire-schemas.ts: the request-body schemas the emulator validates against,
 // trimmed from the published OpenAPI document. The emulator ships in the npm package without
-// ../shared, so it carries its own copy; rerun this script when the OpenAPI document changes.
+// reference/, so it carries its own copy; rerun this script when reference/openapi-v2.json changes.
 //
 //   node scripts/gen-emulator-schemas.mjs [--check] [path/to/openapi-v2.json]
 //
@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const check = args.includes('--check');
-const source = args.find((arg) => !arg.startsWith('--')) ?? path.resolve(repoRoot, '../shared/reference/openapi-v2.json');
+const source = args.find((arg) => !arg.startsWith('--')) ?? path.resolve(repoRoot, 'reference/openapi-v2.json');
 const target = path.resolve(repoRoot, 'src/emulator/wire-schemas.ts');
 
 const REQUEST_SCHEMAS = [

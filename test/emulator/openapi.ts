@@ -1,4 +1,4 @@
-// Reads the published OpenAPI document (../shared beside the checkout) and compiles its schemas with
+// Reads the published OpenAPI document (the checked-in copy in reference/) and compiles its schemas with
 // ajv, independently of the emulator's generated copy, so the contract tests check the source.
 import { Ajv, type ValidateFunction } from 'ajv';
 import formatsPlugin from 'ajv-formats';
@@ -8,7 +8,7 @@ import { repoRoot } from './harness.js';
 
 export type Node = Record<string, unknown>;
 
-export const openapiPath = path.resolve(repoRoot, '../shared/reference/openapi-v2.json');
+export const openapiPath = path.resolve(repoRoot, 'reference/openapi-v2.json');
 export const doc = JSON.parse(readFileSync(openapiPath, 'utf8')) as { paths: Record<string, Record<string, Node>>; components: Node };
 
 /** OpenAPI 3.0 `nullable` -> JSON Schema type unions; `#/components/...` refs into the added doc. */
