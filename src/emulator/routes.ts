@@ -1,22 +1,10 @@
 // What a route is: a method, a path pattern, the capability the OpenAPI security entry names, and a
 // handler that returns a Reply. Handlers are synchronous: the body is read before they run.
 import type { Caller } from './auth.js';
+import type { Capability } from './capabilities.js';
 import type { Workspace } from './store.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-export type Action = 'create' | 'read' | 'update' | 'delete';
-
-/**
- * `org`: granted by the token's orgCapabilities[resource]. `dataset`: granted by
- * datasetCapabilities["*"] or the named dataset's entry (virtualFields, starredQueries); the
- * handler checks the dataset itself once it knows it, the router only that some grant exists.
- */
-export interface Capability {
-  resource: string;
-  action: Action;
-  scope: 'org' | 'dataset';
-}
-
 export interface Reply {
   status: number;
   /** JSON text (or its UTF-8 bytes); absent for 204. */
@@ -47,6 +35,3 @@ export interface Route {
 export const json = (body: string | Buffer, status = 200): Reply => ({ status, body });
 export const jsonOf = (value: unknown, status = 200): Reply => ({ status, body: JSON.stringify(value) });
 export const noContent = (): Reply => ({ status: 204 });
-
-export const orgCap = (resource: string, action: Action): Capability => ({ resource, action, scope: 'org' });
-export const datasetCap = (resource: string, action: Action): Capability => ({ resource, action, scope: 'dataset' });

@@ -2,7 +2,8 @@
 // auth -> capability -> handler -> (maybe drop the connection after a write) -> answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { authenticate, requireCapability } from './auth.js';
+import { authenticate } from './auth.js';
+import { requireCapability } from './capabilities.js';
 import { handleControl, type ControlDeps } from './control.js';
 import { ApiError } from './errors.js';
 import type { Reply } from './routes.js';

@@ -1,7 +1,7 @@
 // The wire view of stored objects where it differs from what is stored.
 import { BUILT_IN_ROLES } from './constants.js';
 import { isJsonObject, stringField, type JsonObject } from './json.js';
-import type { Collection, Stored } from './store.js';
+import type { Collection, Stored } from './collection.js';
 
 /** PagerDuty routingKey and token come back blank from every read, as the real service does. */
 export function notifierView(notifier: Stored): JsonObject {

@@ -3,8 +3,10 @@
 // repeated), start and end (an annotation shows when its [time, endTime] overlaps [start, end]).
 import { badRequest } from '../errors.js';
 import { stringArrayField, stringField, type JsonObject } from '../json.js';
-import { json, orgCap, type RequestContext } from '../routes.js';
-import type { Stored, Workspace } from '../store.js';
+import { orgCap } from '../capabilities.js';
+import { json, type RequestContext } from '../routes.js';
+import type { Stored } from '../collection.js';
+import type { Workspace } from '../store.js';
 import { validateBody } from '../validation.js';
 import {
   assignId,

@@ -4,8 +4,10 @@ import { ADMIN_USER } from '../constants.js';
 import { badRequest, notFound } from '../errors.js';
 import type { IdPrefix } from '../ids.js';
 import { stringField, type JsonObject } from '../json.js';
-import { json, noContent, type Action, type Capability, type Reply, type RequestContext, type Route } from '../routes.js';
-import type { Collection, Stored, Workspace } from '../store.js';
+import type { Action, Capability } from '../capabilities.js';
+import { json, noContent, type Reply, type RequestContext, type Route } from '../routes.js';
+import type { Collection, Stored } from '../collection.js';
+import type { Workspace } from '../store.js';
 import { validateBody } from '../validation.js';
 import type { WireSchemaName } from '../wire-schemas.js';
 

@@ -2,7 +2,7 @@
 // caller's user id; notifierIds must name existing notifiers.
 import { badRequest } from '../errors.js';
 import { stringArrayField, stringField, type JsonObject } from '../json.js';
-import { orgCap } from '../routes.js';
+import { orgCap } from '../capabilities.js';
 import type { Workspace } from '../store.js';
 import {
   assignId,

@@ -1,7 +1,8 @@
 // Notifiers: /v2/notifiers. createdBy is the caller's email; PagerDuty secrets are blanked on read
 // by the collection's view (views.ts), never in what is stored.
-import { orgCap } from '../routes.js';
-import type { Stored, Workspace } from '../store.js';
+import { orgCap } from '../capabilities.js';
+import type { Stored } from '../collection.js';
+import type { Workspace } from '../store.js';
 import { assignId, crudRoutes, seedWith, serverStamps, withoutFields, writer, type KindModule, type SaveFunction } from './common.js';
 
 const LABEL = 'notifiers';

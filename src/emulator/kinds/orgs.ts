@@ -1,7 +1,8 @@
 // Orgs: /v2/orgs (list, create, get, rename; never delete). No capability is needed (the OpenAPI
 // security entries name none). Names may be anything; ids are `org-<slug>-<6 hex>`.
 import { stringField } from '../json.js';
-import type { Stored, Workspace } from '../store.js';
+import type { Stored } from '../collection.js';
+import type { Workspace } from '../store.js';
 import { crudRoutes, seedWith, writer, type KindModule, type SaveFunction } from './common.js';
 
 const LABEL = 'orgs';

@@ -2,7 +2,7 @@
 // delete). Members are user ids and must exist. A Role's members and a user's role are independent.
 import { conflict } from '../errors.js';
 import { stringArrayField, stringField, type JsonObject } from '../json.js';
-import { orgCap } from '../routes.js';
+import { orgCap } from '../capabilities.js';
 import type { Workspace } from '../store.js';
 import { assignId, crudRoutes, requireKnownUser, seedWith, withDefaults, writer, type KindModule, type SaveFunction } from './common.js';
 

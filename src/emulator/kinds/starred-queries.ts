@@ -1,11 +1,12 @@
 // Starred APL queries: /v2/apl-starred-queries. The list pages with limit (1..1000, default 100)
 // and offset (>= 0, default 0), filters by who (all, team, a user id; absent: the caller) and
 // dataset, in creation order. starredQueries capabilities are dataset-scoped.
-import { requireDatasetCapability } from '../auth.js';
 import { badRequest } from '../errors.js';
 import { stringField } from '../json.js';
-import { datasetCap, json, type RequestContext } from '../routes.js';
-import type { Stored, Workspace } from '../store.js';
+import { datasetCap, requireDatasetCapability } from '../capabilities.js';
+import { json, type RequestContext } from '../routes.js';
+import type { Stored } from '../collection.js';
+import type { Workspace } from '../store.js';
 import { validateBody } from '../validation.js';
 import {
   assignId,

@@ -4,8 +4,10 @@ import { isTokenExpired } from '../auth.js';
 import { badRequest, notFound } from '../errors.js';
 import { newTokenSecret } from '../ids.js';
 import { objectField, stringField, type JsonObject } from '../json.js';
-import { jsonOf, orgCap, type RequestContext, type Route } from '../routes.js';
-import type { Stored, Workspace } from '../store.js';
+import { orgCap } from '../capabilities.js';
+import { jsonOf, type RequestContext, type Route } from '../routes.js';
+import type { Stored } from '../collection.js';
+import type { Workspace } from '../store.js';
 import { validateBody } from '../validation.js';
 import { assignId, crudRoutes, metaOf, seedMeta, type CreateMeta, type KindModule } from './common.js';
 

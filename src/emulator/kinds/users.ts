@@ -3,8 +3,10 @@
 import { BUILT_IN_ROLES } from '../constants.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { isJsonObject, stringField, type JsonObject } from '../json.js';
-import { json, jsonOf, orgCap, type Route } from '../routes.js';
-import type { Stored, Workspace } from '../store.js';
+import { orgCap } from '../capabilities.js';
+import { json, jsonOf, type Route } from '../routes.js';
+import type { Stored } from '../collection.js';
+import type { Workspace } from '../store.js';
 import { validateBody } from '../validation.js';
 import { assignId, crudRoutes, metaOf, seedMeta, type CreateMeta, type KindModule } from './common.js';
 

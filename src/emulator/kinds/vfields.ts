@@ -1,10 +1,11 @@
 // Virtual fields: /v2/vfields. Listing needs ?dataset=; every virtual field's dataset must exist.
 // virtualFields capabilities are dataset-scoped: datasetCapabilities["*"] or the dataset's entry.
-import { requireDatasetCapability } from '../auth.js';
 import { badRequest } from '../errors.js';
 import { stringField } from '../json.js';
-import { datasetCap, json, type RequestContext } from '../routes.js';
-import type { Stored, Workspace } from '../store.js';
+import { datasetCap, requireDatasetCapability } from '../capabilities.js';
+import { json, type RequestContext } from '../routes.js';
+import type { Stored } from '../collection.js';
+import type { Workspace } from '../store.js';
 import { validateBody } from '../validation.js';
 import { assignId, crudRoutes, metaOf, requireDataset, seedWith, withDefaults, type KindModule, type SaveFunction } from './common.js';
 
