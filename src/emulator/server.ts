@@ -16,7 +16,7 @@ export interface PipelineDeps extends ControlDeps {
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE']);
-const RATE_LIMITED_BODY = JSON.stringify({ message: 'rate limit exceeded' });
+const RATE_LIMITED_BODY = JSON.stringify({ code: 429, message: 'rate limit exceeded' });
 
 export function createRequestHandler(deps: PipelineDeps): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {

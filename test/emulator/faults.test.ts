@@ -140,7 +140,7 @@ describe('rate limit', () => {
     expect((await harness.call('GET', '/v2/monitors', { token: null })).headers.get('x-ratelimit-limit')).toBe('1000000');
   });
 
-  it('answers 429 {"message":"rate limit exceeded"} with Retry-After past --rate-limit', async () => {
+  it('answers 429 {"code":429,"message":"rate limit exceeded"} with Retry-After past --rate-limit', async () => {
     harness = await startHarness({ rateLimit: 5 });
     await startOfSecond();
     const answers = [];
@@ -148,7 +148,7 @@ describe('rate limit', () => {
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 429, 429]);
     expect(answers.map((answer) => answer.headers.get('x-ratelimit-remaining'))).toEqual(['4', '3', '2', '1', '0', '0', '0']);
     const limited = answers[5];
-    expect(limited?.body).toEqual({ message: 'rate limit exceeded' });
+    expect(limited?.body).toEqual({ code: 429, message: 'rate limit exceeded' });
     expect(limited?.headers.get('retry-after')).toBe('1');
     expect(limited?.headers.get('x-ratelimit-limit')).toBe('5');
     // The hooks are not limited.

@@ -30,6 +30,11 @@ formatsPlugin.default(ajv);
 ajv.addFormat('uint64', { type: 'number', validate: (value: number) => Number.isInteger(value) && value >= 0 });
 ajv.addSchema({ $id: 'openapi', components: toJsonSchema(doc.components) });
 
+/** Compiles an OpenAPI schema (refs into the document allowed) into a validator. */
+export function compileSchema(schema: unknown): ValidateFunction {
+  return ajv.compile(toJsonSchema(schema) as Node);
+}
+
 export function operation(op: string): Node {
   const [method = '', template = ''] = op.split(' ');
   const found = doc.paths[template]?.[method.toLowerCase()];
@@ -50,7 +55,7 @@ function jsonSchemaAt(content: unknown): unknown {
 export function responseValidator(op: string): ValidateFunction | undefined {
   const response = (operation(op).responses as Node)[String(successStatus(op))] as Node;
   const schema = jsonSchemaAt(response.content);
-  return schema === undefined ? undefined : ajv.compile(toJsonSchema(schema) as Node);
+  return schema === undefined ? undefined : compileSchema(schema);
 }
 
 export function requestValidator(op: string): ValidateFunction | undefined {
@@ -59,7 +64,7 @@ export function requestValidator(op: string): ValidateFunction | undefined {
     body = (doc.components.requestBodies as Node)[body.$ref.split('/').pop() ?? ''] as Node;
   }
   const schema = jsonSchemaAt(body?.content);
-  return schema === undefined ? undefined : ajv.compile(toJsonSchema(schema) as Node);
+  return schema === undefined ? undefined : compileSchema(schema);
 }
 
 /** The capability the operation's security entry names, e.g. `monitors|read`, or undefined. */
