@@ -1,5 +1,6 @@
 // The only code that speaks HTTP: auth, timeouts, retries, rate-limit pacing and error bodies.
 import { Agent, request as undiciRequest } from 'undici';
+import { safeLine } from '../core/safe-text.js';
 import type { JsonValue } from '../core/types.js';
 import { ApiError } from './errors.js';
 import { RateLimiter, systemClock } from './rate-limiter.js';
@@ -264,8 +265,9 @@ function scrub(text: string, token: () => string): string {
   return secret.length > 0 && text.includes(secret) ? text.split(secret).join('(sensitive)') : text;
 }
 
+/** A server's text as one line of a message: whitespace collapsed, controls escaped, cut when long. */
 function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = safeLine(text.replace(/\s+/g, ' ').trim());
   return line.length > MAX_SERVER_MESSAGE ? `${line.slice(0, MAX_SERVER_MESSAGE)}…` : line;
 }
 

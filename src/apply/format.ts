@@ -1,3 +1,4 @@
+import { safeMessage, safeText } from '../core/safe-text.js';
 import type { Action } from '../core/types.js';
 import type { ApplyEvent, ApplyResult } from './types.js';
 
@@ -15,13 +16,13 @@ function duration(ms: number): string {
 
 /** One line per change: `Monitor/checkout-error-rate: created mon_0123 (14ms)`. Holds no secret. */
 export function formatApplyEvent(event: ApplyEvent): string {
-  const what = `${event.kind}/${event.key}`;
+  const what = `${event.kind}/${safeText(event.key)}`;
   if (event.outcome === 'done') {
-    const id = event.id ? ` ${event.id}` : '';
-    const note = event.message ? `; ${event.message}` : '';
+    const id = event.id ? ` ${safeText(event.id)}` : '';
+    const note = event.message ? `; ${safeMessage(event.message)}` : '';
     return `${what}: ${PAST[event.action] ?? event.action}${id}${note} (${duration(event.durationMs)})`;
   }
-  return `${what}: ${event.action} ${event.outcome}: ${event.message ?? 'no reason given'}`;
+  return `${what}: ${event.action} ${event.outcome}: ${safeMessage(event.message ?? 'no reason given')}`;
 }
 
 /** `Apply complete: 3 created, 1 updated, 0 deleted, 2 adopted, 0 failed, 0 skipped in 1.2s`. */

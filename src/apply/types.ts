@@ -1,3 +1,4 @@
+import { safeMessage } from '../core/safe-text.js';
 import type { ApiClient } from '../api/types.js';
 import type { Action, Desired, KindName, LiveState, Plan } from '../core/types.js';
 import type { StateHandle } from '../state/index.js';
@@ -58,7 +59,7 @@ export interface ApplyResult {
 /** The plan must not be applied: it has errors or refusals. Nothing was written. */
 export class ApplyRefusedError extends Error {
   constructor(readonly reasons: string[]) {
-    super(`apply refused, nothing was written:\n${reasons.map((r) => `  - ${r}`).join('\n')}`);
+    super(`apply refused, nothing was written:\n${reasons.map((r) => `  - ${safeMessage(r)}`).join('\n')}`);
     this.name = 'ApplyRefusedError';
   }
 }

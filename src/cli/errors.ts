@@ -1,5 +1,6 @@
-/** A one-line message for any thrown value; never a stack trace for the user. */
+import { safeMessage } from '../core/safe-text.js';
+
+/** A one-line message for any thrown value; never a stack trace, never a raw control character. */
 export function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
+  return safeMessage(err instanceof Error ? err.message : String(err));
 }

@@ -1,11 +1,15 @@
+import { safeMessage, safeText } from './safe-text.js';
 import type { Diagnostic } from './types.js';
 
-/** `file:line:column: kind/name: message` — the one-line form every command prints. */
+/**
+ * `file:line:column: kind/name: message` — the one-line form every command prints. File names,
+ * names and messages quote the input: controls in them are escaped, overlong values cut.
+ */
 export function formatDiagnostic(d: Diagnostic): string {
-  const where = d.file ? `${d.file}:${d.line ?? 1}:${d.column ?? 1}: ` : '';
-  const what = d.kind ? `${d.kind}/${d.name ?? '?'}: ` : '';
+  const where = d.file ? `${safeText(d.file)}:${d.line ?? 1}:${d.column ?? 1}: ` : '';
+  const what = d.kind ? `${safeText(d.kind)}/${safeText(d.name ?? '?')}: ` : '';
   const prefix = d.severity === 'warning' ? 'warning: ' : '';
-  return `${where}${what}${prefix}${d.message}`;
+  return `${where}${what}${prefix}${safeMessage(d.message)}`;
 }
 
 /** Stable order: by file, line, column, then message. */

@@ -1,5 +1,6 @@
 import { pino, type Logger, type LevelWithSilent } from 'pino';
 import PinoPretty from 'pino-pretty';
+import { safeMessage } from '../core/safe-text.js';
 
 export type { Logger };
 
@@ -38,8 +39,9 @@ export function createLogger(opts: LoggerOptions): Logger {
 
 const HIDDEN = new Set(['level', 'time', 'pid', 'hostname', 'msg']);
 
+/** A field as terminal text: what it quotes from the files or the API cannot run escape sequences. */
 function text(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return safeMessage(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)));
 }
 
 /** One readable line per event on a terminal; the JSON fields stay the same. */

@@ -1,9 +1,11 @@
+import { safeMessage } from '../core/safe-text.js';
 import type { DaemonStatus, ReconcileRecord } from './status.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
+/** HTML-escaped, with controls, bidi controls and zero-width characters escaped visibly too. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+  return safeMessage(text).replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
 
 export interface StatusPageInfo {

@@ -5,6 +5,7 @@ import { connectionFlagsOf } from '../cli/settings.js';
 import { createApiClient } from '../api/client.js';
 import { resolveConnection, type ConnectionFlags } from '../api/connection.js';
 import { createRedactor } from '../core/redact.js';
+import { safeMessage } from '../core/safe-text.js';
 import { TRUST_ON_FIRST_USE } from '../core/secret-hash.js';
 import { KIND_NAMES, type KindName } from '../core/types.js';
 import { KINDS, parseKindName } from '../kinds/index.js';
@@ -114,7 +115,7 @@ export async function runExport(dirArg: string | undefined, raw: Record<string, 
     redact = createRedactor(result.secretValues);
 
     await writeTree(out, result.files, { force: flags.force === true, folders: kinds.map((kind) => KINDS[kind].plural) });
-    for (const warning of result.warnings) process.stderr.write(`warning: ${redact(warning)}\n`);
+    for (const warning of result.warnings) process.stderr.write(`warning: ${safeMessage(redact(warning))}\n`);
 
     process.stdout.write(`Exported ${summary(result)} to ${outArg}\n`);
 
@@ -122,7 +123,7 @@ export async function runExport(dirArg: string | undefined, raw: Record<string, 
       const stateDir = resolve(flags.stateDir ?? join(out, '.wsync'));
       const state = await openState(stateDir, {
         lock: true,
-        warn: (message) => process.stderr.write(`warning: ${redact(message)}\n`),
+        warn: (message) => process.stderr.write(`warning: ${safeMessage(redact(message))}\n`),
       });
       try {
         // Secret hashes stay empty: the values are not known until the next apply writes them.

@@ -1,5 +1,6 @@
 // Pieces the three plan renderers share: action labels, value formatting, the summary sentence.
 import { hasErrors } from '../core/diagnostics.js';
+import { safeMessage, safeText } from '../core/safe-text.js';
 import type { Action, Change, FieldDiff, JsonValue, Plan } from '../core/types.js';
 
 export interface RenderOptions {
@@ -28,20 +29,23 @@ export const WRITE_ACTIONS: readonly Action[] = ['create', 'update', 'replace', 
 /** Order of actions in summaries and tables. */
 export const ACTION_ORDER: readonly Action[] = ['create', 'update', 'replace', 'delete', 'adopt', 'skipped', 'refused', 'noop'];
 
+/** A value as JSON, with what JSON leaves raw (C1 controls, bidi controls, zero-width) escaped too. */
 export function formatValue(value: JsonValue | undefined): string {
-  return value === undefined ? ABSENT : JSON.stringify(value);
+  return value === undefined ? ABSENT : safeMessage(JSON.stringify(value));
 }
 
 /** `threshold: 25 -> 30`; `threshold: 30` when nothing exists live yet; secrets without values. */
 export function formatDiff(diff: FieldDiff, change: Change): string {
   const fresh = change.id === undefined;
-  if (diff.sensitive) return `${diff.path}: ${fresh ? SENSITIVE_VALUE : SENSITIVE_CHANGED}`;
-  if (fresh) return `${diff.path}: ${formatValue(diff.after)}`;
-  return `${diff.path}: ${formatValue(diff.before)} -> ${formatValue(diff.after)}`;
+  const path = safeText(diff.path);
+  if (diff.sensitive) return `${path}: ${fresh ? SENSITIVE_VALUE : SENSITIVE_CHANGED}`;
+  if (fresh) return `${path}: ${formatValue(diff.after)}`;
+  return `${path}: ${formatValue(diff.before)} -> ${formatValue(diff.after)}`;
 }
 
+/** `Kind/key`, the key as it may be printed (escaped, cut when overlong). */
 export function changeTitle(change: Change): string {
-  return `${change.kind}/${change.key}`;
+  return `${change.kind}/${safeText(change.key)}`;
 }
 
 /** True when the plan has anything apply would write, or anything that differs but is not written. */

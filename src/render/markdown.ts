@@ -1,5 +1,6 @@
 // The pull-request comment form of a plan: summary table first, then refusals and errors, then
 // deletes (never folded: they are what a reviewer must see), then everything else folded by kind.
+import { safeLine, safeMessage, safeText } from '../core/safe-text.js';
 import { KIND_NAMES, type Action, type Change, type Diagnostic, type KindName, type Plan } from '../core/types.js';
 import {
   ABSENT,
@@ -15,9 +16,12 @@ import {
   type RenderOptions,
 } from './format.js';
 
-/** Text as a code span: CommonMark shows its content literally, HTML and markdown included. */
+/**
+ * Text as a code span: CommonMark shows its content literally, HTML and markdown included; controls
+ * (line breaks among them) are escaped first, so nothing can end the span's line.
+ */
 export function codeSpan(text: string): string {
-  const flat = text.replace(/[\r\n]+/g, ' ');
+  const flat = safeLine(text);
   const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longestRun + 1);
   const pad = flat.startsWith('`') || flat.endsWith('`') || (flat.startsWith(' ') && flat.endsWith(' ')) ? ' ' : '';
@@ -29,7 +33,7 @@ export function codeSpan(text: string): string {
  * entities, tables, strike-through or mentions are escaped (the text never starts a line).
  */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_[\]<>&|~@]/g, (c) => `\\${c}`);
+  return safeLine(text).replace(/[\\`*_[\]<>&|~@]/g, (c) => `\\${c}`);
 }
 
 function diffLine(change: Change, diff: Change['diffs'][number]): string {
@@ -46,15 +50,15 @@ function diffLine(change: Change, diff: Change['diffs'][number]): string {
 }
 
 function changeBlock(change: Change): string[] {
-  const id = change.id ? ` (id ${codeSpan(change.id)})` : '';
-  const reason = change.reason ? ` — ${escapeMarkdown(change.reason)}` : '';
+  const id = change.id ? ` (id ${codeSpan(safeText(change.id))})` : '';
+  const reason = change.reason ? ` — ${escapeMarkdown(safeMessage(change.reason))}` : '';
   return [`- **${change.action}** ${codeSpan(changeTitle(change))}${id}${reason}`, ...change.diffs.map((d) => diffLine(change, d))];
 }
 
 function diagnosticLine(d: Diagnostic): string {
-  const where = d.file ? `${codeSpan(`${d.file}:${d.line ?? 1}`)} ` : '';
-  const what = d.kind ? `${codeSpan(`${d.kind}/${d.name ?? '?'}`)}: ` : '';
-  return `- ${where}${what}${escapeMarkdown(d.message)}`;
+  const where = d.file ? `${codeSpan(`${safeText(d.file)}:${d.line ?? 1}`)} ` : '';
+  const what = d.kind ? `${codeSpan(`${d.kind}/${safeText(d.name ?? '?')}`)}: ` : '';
+  return `- ${where}${what}${escapeMarkdown(safeMessage(d.message))}`;
 }
 
 function countsOf(changes: readonly Change[]): Map<Action, number> {
@@ -84,7 +88,7 @@ export function renderMarkdown(plan: Plan, options?: RenderOptions): string {
 
   if (plan.refusals.length > 0) {
     out.push('#### :no_entry: Refused', '', 'Apply writes nothing while these stand.', '');
-    for (const r of plan.refusals) out.push(`- ${escapeMarkdown(r)}`);
+    for (const r of plan.refusals) out.push(`- ${escapeMarkdown(safeMessage(r))}`);
     out.push('');
   }
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');

@@ -1,5 +1,6 @@
 // The terminal form of a plan, terraform-like: one line per change, field lines below it.
 import { formatDiagnostic } from '../core/diagnostics.js';
+import { safeMessage, safeText } from '../core/safe-text.js';
 import type { Action, Change, Plan } from '../core/types.js';
 import { ACTION_SYMBOL, applyRedaction, changeTitle, formatDiff, isQuietAdopt, quietAdoptSentence, summarySentence, type RenderOptions } from './format.js';
 
@@ -31,11 +32,11 @@ function painter(color: boolean): (style: Style, text: string) => string {
 function changeLines(change: Change, paint: (style: Style, text: string) => string, verbose: boolean): string[] {
   const style = ACTION_STYLE[change.action];
   const symbol = ACTION_SYMBOL[change.action].padStart(3);
-  const id = change.id ? ` (id ${change.id})` : '';
+  const id = change.id ? ` (id ${safeText(change.id)})` : '';
   const lines = [`${paint(style, `${symbol} ${change.action.padEnd(7)}`)} ${paint('bold', changeTitle(change))}${id}`];
-  if (change.reason) lines.push(`        # ${change.reason}`);
-  if (verbose && change.source) lines.push(`        # declared in ${change.source.file}:${change.source.line}`);
-  if (verbose && change.dependsOn.length > 0) lines.push(`        # after ${change.dependsOn.join(', ')}`);
+  if (change.reason) lines.push(`        # ${safeMessage(change.reason)}`);
+  if (verbose && change.source) lines.push(`        # declared in ${safeText(change.source.file)}:${change.source.line}`);
+  if (verbose && change.dependsOn.length > 0) lines.push(`        # after ${change.dependsOn.map((ref) => safeText(ref)).join(', ')}`);
   for (const diff of change.diffs) lines.push(`        ${formatDiff(diff, change)}`);
   return lines;
 }
@@ -59,7 +60,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   }
   if (plan.refusals.length > 0) {
     out.push(paint('red', paint('bold', 'Refused: apply will write nothing while these stand')));
-    for (const r of plan.refusals) out.push(`  ${paint('red', '!')} ${r}`);
+    for (const r of plan.refusals) out.push(`  ${paint('red', '!')} ${safeMessage(r)}`);
     out.push('');
   }
 

@@ -63,7 +63,7 @@ describe('renderMarkdown', () => {
     expect(codeSpan('plain')).toBe('`plain`');
     expect(codeSpan('a`b')).toBe('``a`b``');
     expect(codeSpan('`x`')).toBe('`` `x` ``');
-    expect(codeSpan('two\nlines')).toBe('`two lines`');
+    expect(codeSpan('two\nlines')).toBe('`two\\nlines`');
     expect(escapeMarkdown('a*b_c [d](e) <f> & g|h ~i~ @j')).toBe('a\\*b\\_c \\[d\\](e) \\<f\\> \\& g\\|h \\~i\\~ \\@j');
   });
 });
