@@ -11,16 +11,18 @@ import {
 } from '../apply/index.js';
 import { formatDiagnostic, sortDiagnostics } from '../core/diagnostics.js';
 import { createRedactor } from '../core/redact.js';
+import { safeMessage, safeText } from '../core/safe-text.js';
 import type { Desired, Diagnostic, Plan } from '../core/types.js';
 import { diffSavedPlan } from '../plan/fingerprint.js';
 import { reconcile, type ReconcileOutcome } from '../reconcile/index.js';
 import { parsePlanJson, renderJson, renderText } from '../render/index.js';
 import { InventoryFileError, StateLockedError } from '../state/index.js';
 import { errorMessage } from './errors.js';
+import { treeLimitsOf, type LimitFlags } from './limit-options.js';
 import { PolicyFlagError, policyFromFlags, type PolicyFlags } from './policy-options.js';
 import { resolveSettings, type SettingsFlags } from './settings.js';
 
-interface ApplyFlags extends PolicyFlags, SettingsFlags {
+interface ApplyFlags extends PolicyFlags, SettingsFlags, LimitFlags {
   tokenOutputDir?: string;
   concurrency: number;
   plan?: string;
@@ -37,7 +39,7 @@ class StalePlanError extends Error {
   ) {
     super(
       `the saved plan ${file} no longer matches; nothing was written. What moved since it was made:\n` +
-        moved.map((line) => `  - ${line}`).join('\n') +
+        moved.map((line) => `  - ${safeMessage(line)}`).join('\n') +
         '\nRun wsync plan again and review it.',
     );
     this.name = 'StalePlanError';
@@ -101,6 +103,7 @@ export async function runApply(dirArg: string, raw: Record<string, unknown>): Pr
     const policy = policyFromFlags(flags);
     const saved = flags.plan ? await readSavedPlan(flags.plan) : undefined;
     const { connection, stateDir: configuredStateDir, secretsDir, env } = resolveSettings(dir, flags, process.env);
+    const limits = treeLimitsOf(flags, process.env);
     const client = createApiClient(connection);
     let outcome: ReconcileOutcome;
     try {
@@ -108,6 +111,7 @@ export async function runApply(dirArg: string, raw: Record<string, unknown>): Pr
       outcome = await reconcile({
         dir,
         secretsDir,
+        limits,
         env,
         client,
         stateDir,
@@ -150,7 +154,7 @@ export async function runApply(dirArg: string, raw: Record<string, unknown>): Pr
       caught instanceof StateLockedError ||
       caught instanceof InventoryFileError
     ) {
-      err(`apply: ${caught.message}`);
+      err(`apply: ${safeMessage(caught.message)}`);
       return 1;
     }
     err(`apply: ${errorMessage(caught)}${plan ? '' : '; nothing was written'}`);
@@ -191,10 +195,10 @@ function report(outcome: ReconcileOutcome, json: boolean, out: (t: string) => vo
       err('apply: the plan has errors; nothing was written');
       return 1;
     case 'refused':
-      for (const reason of plan?.refusals ?? []) err(`refused: ${reason}`);
+      for (const reason of plan?.refusals ?? []) err(`refused: ${safeMessage(reason)}`);
       // Changes refused on their own (not by a whole-plan rule the lines above already explain).
       for (const change of plan?.refusals.length ? [] : (plan?.changes.filter((c) => c.action === 'refused') ?? [])) {
-        err(`refused: ${change.kind}/${change.key}: ${change.reason ?? 'refused'}`);
+        err(`refused: ${change.kind}/${safeText(change.key)}: ${safeMessage(change.reason ?? 'refused')}`);
       }
       err('apply: the plan was refused as a whole; nothing was written');
       return 1;

@@ -8,10 +8,11 @@ import type { Plan } from '../core/types.js';
 import { reconcile } from '../reconcile/index.js';
 import { renderJson, renderMarkdown, renderText } from '../render/index.js';
 import { errorMessage } from './errors.js';
+import { treeLimitsOf, type LimitFlags } from './limit-options.js';
 import { PolicyFlagError, policyFromFlags, type PolicyFlags } from './policy-options.js';
 import { resolveSettings, type SettingsFlags } from './settings.js';
 
-interface PlanFlags extends PolicyFlags, SettingsFlags {
+interface PlanFlags extends PolicyFlags, SettingsFlags, LimitFlags {
   format: 'text' | 'json' | 'markdown';
   out?: string;
   color: boolean;
@@ -32,11 +33,13 @@ export async function runPlan(dirArg: string, raw: Record<string, unknown>): Pro
   try {
     const policy = policyFromFlags(flags);
     const { connection, stateDir, secretsDir, env } = resolveSettings(dir, flags, process.env);
+    const limits = treeLimitsOf(flags, process.env);
     const client = createApiClient(connection);
     try {
       const outcome = await reconcile({
         dir,
         secretsDir,
+        limits,
         env,
         client,
         stateDir: resolve(stateDir ?? join(dir, '.wsync')),
@@ -80,7 +83,7 @@ export async function runPlan(dirArg: string, raw: Record<string, unknown>): Pro
     }
   } catch (err) {
     if (err instanceof ConfigError || err instanceof PolicyFlagError) {
-      process.stderr.write(`plan: ${err.message}\n`);
+      process.stderr.write(`plan: ${errorMessage(err)}\n`);
       return 1;
     }
     process.stderr.write(`plan: ${redact(errorMessage(err))}\n`);

@@ -4,8 +4,10 @@ import type { ApiClient, ConnectionConfig } from '../api/types.js';
 import type { ApplyEvent } from '../apply/index.js';
 import { formatDiagnostic, sortDiagnostics } from '../core/diagnostics.js';
 import { createRedactor } from '../core/redact.js';
+import { safeMessage } from '../core/safe-text.js';
 import type { Policy } from '../core/types.js';
 import { reconcile, type ReconcileOutcome } from '../reconcile/index.js';
+import type { TreeLimits } from '../source/limits.js';
 import { openState, type StateHandle } from '../state/index.js';
 import { startHttpServer, type HttpServer, type ListenAddress } from './http.js';
 import type { Logger } from './logger.js';
@@ -22,6 +24,8 @@ export interface DaemonConfig {
   dir: string;
   stateDir: string;
   secretsDir?: string;
+  /** Bounds on the tree read at each reconcile. */
+  limits?: Partial<TreeLimits>;
   tokenOutputDir?: string;
   listen: ListenAddress;
   /** Cron expression of the drift-correcting resync; null: none. */
@@ -85,7 +89,7 @@ export class Daemon {
         this.log.debug({ trigger }, 'files changed');
         this.scheduler.notify(trigger);
       },
-      onError: (err) => this.log.warn({ err: errorText(err) }, 'watch error'),
+      onError: (err) => this.log.warn({ err: safeMessage(errorText(err)) }, 'watch error'),
     });
   }
 
@@ -214,7 +218,10 @@ export class Daemon {
     }
   }
 
-  /** Last line of defence: the bearer token and every interpolated secret are scrubbed from text we log. */
+  /**
+   * Every message we log or show goes through here. Last line of defence: the bearer token and
+   * every interpolated secret are scrubbed; then controls are escaped (a message quotes the input).
+   */
   private redact(text: string): string {
     let token = '';
     try {
@@ -222,7 +229,7 @@ export class Daemon {
     } catch {
       // No token to scrub then.
     }
-    return createRedactor([token, ...this.secretValues])(text);
+    return safeMessage(createRedactor([token, ...this.secretValues])(text));
   }
 
   private async runOnce(triggers: ReadonlySet<Trigger>): Promise<RunResult> {
@@ -276,6 +283,7 @@ export class Daemon {
       outcome = await reconcile({
         dir: snap.target,
         secretsDir: this.config.secretsDir,
+        limits: this.config.limits,
         env: this.config.env,
         client: this.client,
         stateDir: this.config.stateDir,

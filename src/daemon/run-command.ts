@@ -1,6 +1,7 @@
 import { validate as validateCron } from 'node-cron';
 import { resolve } from 'node:path';
 import { ConfigError } from '../api/connection.js';
+import { treeLimitsOf, type LimitFlags } from '../cli/limit-options.js';
 import { PolicyFlagError, policyFromFlags, type PolicyFlags } from '../cli/policy-options.js';
 import { resolveSettings, type SettingsFlags } from '../cli/settings.js';
 import { Daemon, type DaemonConfig } from './daemon.js';
@@ -8,7 +9,7 @@ import { parseListen, type ListenAddress } from './http.js';
 import { createLogger, isLogLevel, type Logger } from './logger.js';
 import { defaultStateDir } from './snapshot.js';
 
-export interface RunFlags extends PolicyFlags, SettingsFlags {
+export interface RunFlags extends PolicyFlags, SettingsFlags, LimitFlags {
   tokenOutputDir?: string;
   listen?: string;
   resync?: string;
@@ -30,7 +31,7 @@ class UsageError extends Error {}
 /** What the flags and environment settle; the rest of DaemonConfig (policy, logger, ...) comes later. */
 type Settings = Pick<
   DaemonConfig,
-  'dir' | 'stateDir' | 'secretsDir' | 'tokenOutputDir' | 'listen' | 'resync' | 'debounceMs' | 'concurrency' | 'connection'
+  'dir' | 'stateDir' | 'secretsDir' | 'tokenOutputDir' | 'listen' | 'resync' | 'debounceMs' | 'concurrency' | 'connection' | 'limits'
 > & { logLevel: string; pretty?: boolean };
 
 function positiveInt(text: string, flag: string, min: number): number {
@@ -69,6 +70,7 @@ async function settingsFrom(dirArg: string, flags: RunFlags, env: Record<string,
     debounceMs: flags.debounce === undefined ? DEFAULT_DEBOUNCE_MS : positiveInt(flags.debounce, '--debounce', 0),
     logLevel,
     connection: configured.connection,
+    limits: treeLimitsOf(flags, env),
   };
   if (secretsDir) settings.secretsDir = resolve(secretsDir);
   if (flags.tokenOutputDir) settings.tokenOutputDir = resolve(flags.tokenOutputDir);
@@ -155,6 +157,7 @@ export async function runDaemon(dirArg: string, raw: Record<string, unknown>): P
     dir: settings.dir,
     stateDir: settings.stateDir,
     secretsDir: settings.secretsDir,
+    limits: settings.limits,
     tokenOutputDir: settings.tokenOutputDir,
     listen: settings.listen,
     resync: settings.resync,

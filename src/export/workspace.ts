@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { forbiddenNameCharacter } from '../core/names.js';
 import { KIND_NAMES, type JsonObject, type JsonValue, type KindName, type LiveObject, type LiveState } from '../core/types.js';
 import { kindModule } from '../kinds/index.js';
 import { findPaths, getAt, setAt, toPointer } from '../kinds/paths.js';
@@ -135,12 +136,12 @@ function dedupe(module: KindModule, items: readonly Named[], spec: (id: string) 
 }
 
 function checkName(module: KindModule, id: string, name: string, warnings: string[]): boolean {
-  // The schema's metadata.name: 1..256 characters, no control characters.
-  const control = [...name].some((char) => char.charCodeAt(0) < 0x20);
-  if (name.length >= 1 && name.length <= MAX_NAME && !control) return true;
+  // The schema's metadata.name: 1..256 characters, no control, bidi or invisible characters.
+  const forbidden = forbiddenNameCharacter(name);
+  if (name.length >= 1 && name.length <= MAX_NAME && forbidden === undefined) return true;
   warnings.push(
     `${module.kind} id ${id}: skipped, its name cannot be a metadata.name (1 to ${MAX_NAME} characters, ` +
-      'no control characters); manage it in the workspace by hand',
+      `${forbidden === undefined ? 'no control, bidi or invisible characters' : `it holds ${forbidden}`}); manage it in the workspace by hand`,
   );
   return false;
 }

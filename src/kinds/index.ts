@@ -13,17 +13,25 @@ import { virtualField } from './virtualfield.js';
 
 export type { KindModule } from './types.js';
 
+/**
+ * Natural keys compare in Unicode NFC, wherever they come from (files, the API, references): `café`
+ * typed with a combining accent is the same object as `café` typed with one character.
+ */
+function withNfcKeys(module: KindModule): KindModule {
+  return { ...module, keyOf: (name, spec) => module.keyOf(name, spec).normalize('NFC') };
+}
+
 export const KINDS: Readonly<Record<KindName, KindModule>> = {
-  Role: role,
-  Notifier: notifier,
-  Org: org,
-  User: user,
-  Monitor: monitor,
-  StarredQuery: starredQuery,
-  VirtualField: virtualField,
-  DatasetField: datasetField,
-  Annotation: annotation,
-  ApiToken: apiToken,
+  Role: withNfcKeys(role),
+  Notifier: withNfcKeys(notifier),
+  Org: withNfcKeys(org),
+  User: withNfcKeys(user),
+  Monitor: withNfcKeys(monitor),
+  StarredQuery: withNfcKeys(starredQuery),
+  VirtualField: withNfcKeys(virtualField),
+  DatasetField: withNfcKeys(datasetField),
+  Annotation: withNfcKeys(annotation),
+  ApiToken: withNfcKeys(apiToken),
 };
 
 /** Every kind in dependency order (the order writes run in; deletes run in reverse). */

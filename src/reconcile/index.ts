@@ -6,11 +6,14 @@ import type { Desired, Diagnostic, LiveState, Plan, Policy } from '../core/types
 import { liveScope, readLive } from '../live/index.js';
 import { planChanges } from '../plan/index.js';
 import { readDesired } from '../source/index.js';
+import type { TreeLimits } from '../source/limits.js';
 import { loadInventory, openState, type StateHandle } from '../state/index.js';
 
 export interface ReconcileInput {
   dir: string;
   secretsDir?: string;
+  /** Bounds on the tree (flags and environment); the defaults otherwise. */
+  limits?: Partial<TreeLimits>;
   env: Record<string, string | undefined>;
   client: ApiClient;
   stateDir: string;
@@ -53,7 +56,7 @@ export interface ReconcileOutcome {
 
 /** One pass of source -> live -> plan -> (apply): the flow that plan, apply and the daemon share. */
 export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome> {
-  const desired = await readDesired(input.dir, { secretsDir: input.secretsDir, env: input.env });
+  const desired = await readDesired(input.dir, { secretsDir: input.secretsDir, env: input.env, limits: input.limits });
   if (hasErrors(desired.diagnostics)) {
     return { status: 'invalid', desired, diagnostics: desired.diagnostics, liveRequests: 0 };
   }

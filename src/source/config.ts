@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { LineCounter, parseDocument, isMap, type Node } from 'yaml';
 import type { Diagnostic } from '../core/types.js';
 import type { WorkspaceConfig } from '../generated/spec-types.js';
+import { decodeUtf8, invalidUtf8Message } from './utf8.js';
 import { validatorFor } from './validator.js';
 
 export const CONFIG_FILE = 'wsync.yaml';
@@ -19,8 +20,14 @@ const PATH_KEYS = ['tokenFile', 'secretsDir', 'stateDir'] as const;
 export function readWorkspaceConfig(dir: string): WorkspaceConfigResult {
   const file = join(dir, CONFIG_FILE);
   if (!existsSync(file)) return { config: {}, diagnostics: [] };
+  const decoded = decodeUtf8(readFileSync(file));
+  if ('invalidAt' in decoded) {
+    const { line, column } = decoded.invalidAt;
+    const message = invalidUtf8Message(decoded.invalidAt);
+    return { config: {}, diagnostics: [{ severity: 'error', code: 'config', file: CONFIG_FILE, line, column, message }] };
+  }
   const lines = new LineCounter();
-  const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lines, uniqueKeys: true });
+  const doc = parseDocument(decoded.text, { lineCounter: lines, uniqueKeys: true });
   const at = (node: Node | null | undefined): { line: number; column: number } => {
     const pos = lines.linePos(node?.range?.[0] ?? 0);
     return { line: pos.line, column: pos.col };

@@ -1,11 +1,24 @@
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { join, relative, isAbsolute } from 'node:path';
+import { safeText } from '../core/safe-text.js';
 import { MAX_FILE_BYTES } from './limits.js';
+import { decodeUtf8, invalidUtf8Message } from './utf8.js';
 
 export interface ListedFile {
   /** Relative to the directory read, with `/` separators. */
   path: string;
   absolute: string;
+}
+
+/** Something in the tree that is refused (a symbolic link leading out of it). */
+export interface ListingProblem {
+  path: string;
+  message: string;
+}
+
+export interface Listing {
+  files: ListedFile[];
+  problems: ListingProblem[];
 }
 
 const YAML_FILE = /\.ya?ml$/i;
@@ -14,14 +27,36 @@ function byName(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+function linkText(path: string): string {
+  try {
+    return ` (to ${safeText(readlinkSync(path))})`;
+  } catch {
+    return '';
+  }
+}
+
 /**
- * Every *.yaml / *.yml under `root`, sorted by relative path. Skips dot-folders and node_modules;
- * follows symbolic links, each real directory once (a link cycle cannot loop).
+ * Every *.yaml / *.yml under `root`, sorted by relative path. Skips dot-folders and node_modules.
+ * `root` itself may be a symbolic link (git-sync's). Links inside the tree are followed, each real
+ * directory once (a link cycle cannot loop), as long as their target is inside the tree: a link
+ * leading out of it (to /etc, to a secret) is a problem, never read.
  */
-export function listYamlFiles(root: string): ListedFile[] {
-  const found: ListedFile[] = [];
+export function listYamlFiles(root: string): Listing {
+  const files: ListedFile[] = [];
+  const problems: ListingProblem[] = [];
   const visited = new Set<string>();
-  function visit(absolute: string, relative: string): void {
+  let rootReal: string;
+  try {
+    rootReal = realpathSync(root);
+  } catch {
+    return { files, problems };
+  }
+  function visit(absolute: string, relativePath: string): void {
     let real: string;
     let entries;
     try {
@@ -35,43 +70,67 @@ export function listYamlFiles(root: string): ListedFile[] {
     entries.sort((a, b) => byName(a.name, b.name));
     for (const entry of entries) {
       const childAbsolute = join(absolute, entry.name);
-      const childRelative = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      const childRelative = relativePath === '' ? entry.name : `${relativePath}/${entry.name}`;
       let isDirectory = entry.isDirectory();
       let isFile = entry.isFile();
+      const skippedFolder = entry.name.startsWith('.') || entry.name === 'node_modules';
       if (entry.isSymbolicLink()) {
+        let target: string;
         try {
-          const target = statSync(childAbsolute);
-          isDirectory = target.isDirectory();
-          isFile = target.isFile();
+          const info = statSync(childAbsolute);
+          isDirectory = info.isDirectory();
+          isFile = info.isFile();
+          target = realpathSync(childAbsolute);
         } catch {
           continue; // a dangling link
         }
+        const read = (isDirectory && !skippedFolder) || (isFile && YAML_FILE.test(entry.name));
+        if (read && !isInside(rootReal, target)) {
+          problems.push({
+            path: childRelative,
+            message:
+              `a symbolic link${linkText(childAbsolute)} to a ${isDirectory ? 'folder' : 'file'} outside the directory read: ` +
+              'refused, only files inside it are read',
+          });
+          continue;
+        }
       }
       if (isDirectory) {
-        if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+        if (skippedFolder) continue;
         visit(childAbsolute, childRelative);
       } else if (isFile && YAML_FILE.test(entry.name)) {
-        found.push({ path: childRelative, absolute: childAbsolute });
+        files.push({ path: childRelative, absolute: childAbsolute });
       }
     }
   }
   visit(root, '');
-  return found.sort((a, b) => byName(a.path, b.path));
+  return { files: files.sort((a, b) => byName(a.path, b.path)), problems };
 }
 
-export type FileText = { text: string } | { error: string };
+export type FileText =
+  | { text: string; bytes: number }
+  | { error: string; line?: number; column?: number }
+  /** The file would take the tree past its byte limit: not read. */
+  | { overLimit: number };
 
 /**
- * A file's text, or why it cannot be had. Synchronous on purpose: for hundreds of small files the
- * thread-pool round trips of fs/promises cost more than the reads.
+ * A file's text, or why it cannot be had. `budget` is how many bytes the tree may still read.
+ * Synchronous on purpose: for hundreds of small files the thread-pool round trips of fs/promises
+ * cost more than the reads.
  */
-export function readText(file: ListedFile): FileText {
+export function readText(file: ListedFile, budget: number = Number.POSITIVE_INFINITY): FileText {
+  let bytes: Buffer;
   try {
     const info = statSync(file.absolute);
     if (info.size > MAX_FILE_BYTES) return { error: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB; split it into smaller files` };
-    return { text: readFileSync(file.absolute, 'utf8') };
+    if (info.size > budget) return { overLimit: info.size };
+    bytes = readFileSync(file.absolute);
   } catch (err) {
     const code = (err as { code?: string }).code;
     return { error: `cannot be read${code ? ` (${code})` : ''}` };
   }
+  const decoded = decodeUtf8(bytes);
+  if ('text' in decoded) return { text: decoded.text, bytes: bytes.length };
+  const { line, column } = decoded.invalidAt;
+  return { error: invalidUtf8Message(decoded.invalidAt), line, column };
 }

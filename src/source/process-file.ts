@@ -1,14 +1,17 @@
 import type { DesiredResource, Diagnostic, KindName } from '../core/types.js';
 import { isKindName, KINDS } from '../kinds/index.js';
 import { parseFile, type ParsedDocument } from './document.js';
-import { readText, type ListedFile } from './files.js';
+import type { FileText, ListedFile } from './files.js';
 import type { SecretSources } from './interpolate.js';
 import { labelDiagnostics, toResource, type DocumentOutcome } from './resource.js';
 
 /** The natural key a document declares, for finding the same key declared twice. */
 export interface Declaration {
   kind: KindName;
+  /** The natural key, in NFC like every key. */
   key: string;
+  /** metadata.name as written (before NFC), to tell look-alikes from plain duplicates. */
+  writtenName: string;
   /** Name and key as written, so an interpolated name is not printed with its value. */
   shownName: string;
   shownKey: string;
@@ -44,7 +47,7 @@ function declarationOf(doc: ParsedDocument, outcome: DocumentOutcome): Declarati
   const spec = value.spec !== null && typeof value.spec === 'object' && !Array.isArray(value.spec) ? value.spec : {};
   const module = KINDS[kind];
   const shownName = doc.written.get('/metadata/name') ?? metadata.name;
-  return { kind, key: module.keyOf(metadata.name, spec), shownName, shownKey: module.keyOf(shownName, spec) };
+  return { kind, key: module.keyOf(metadata.name, spec), writtenName: metadata.name, shownName, shownKey: module.keyOf(shownName, spec) };
 }
 
 /** Parses, interpolates and schema-checks one file's text. Never throws. */
@@ -71,13 +74,12 @@ export function processText(path: string, text: string, sources: SecretSources):
   return result;
 }
 
-export function processFile(file: ListedFile, sources: SecretSources): FileResult {
-  const content = readText(file);
+/** One file read with readText: its documents, or the reason it could not be read. */
+export function processFile(file: ListedFile, content: FileText, sources: SecretSources): FileResult {
   if ('error' in content) {
-    return {
-      diagnostics: [{ severity: 'error', code: 'file', file: file.path, line: 1, column: 1, message: content.error }],
-      documents: [],
-    };
+    const at = { line: content.line ?? 1, column: content.column ?? 1 };
+    return { diagnostics: [{ severity: 'error', code: 'file', file: file.path, ...at, message: content.error }], documents: [] };
   }
+  if (!('text' in content)) return { diagnostics: [], documents: [] };
   return processText(file.path, content.text, sources);
 }

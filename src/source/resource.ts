@@ -126,7 +126,8 @@ function validateResource(doc: ParsedDocument, value: JsonObject, kind: KindName
   if (doc.diagnostics.some((d) => d.severity === 'error')) return { type: 'invalid' };
   // The schema has checked the shapes below.
   const metadata = value.metadata as JsonObject;
-  const name = metadata.name as string;
+  // Names compare in NFC (so do keys): what is written to the API is the NFC form too.
+  const name = (metadata.name as string).normalize('NFC');
   const spec = isObject(value.spec) ? value.spec : {};
   const annotations: Record<string, string> = {};
   if (isObject(metadata.annotations)) {

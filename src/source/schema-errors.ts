@@ -1,3 +1,4 @@
+import { forbiddenNameCharacter, NAME_PATTERN } from '../core/names.js';
 import type { Diagnostic, JsonValue, SourceLocation } from '../core/types.js';
 import { escapePointerSegment } from '../kinds/paths.js';
 import { dottedPath } from './document.js';
@@ -33,9 +34,6 @@ const TYPE_NAMES: Record<string, string> = {
   array: 'a list',
   null: 'empty',
 };
-
-/** The names' pattern: any text without control characters. */
-const CONTROL_CHARACTERS = '^[^\\u0000-\\u001f]+$';
 
 const FORMAT_MESSAGES: Record<string, string> = {
   email: 'must be an email address',
@@ -228,8 +226,10 @@ class Translator {
         return;
       case 'pattern': {
         const pattern = String(params.pattern);
-        if (pattern === CONTROL_CHARACTERS) {
-          this.emit('schema', at, undefined, `${p}must not contain control characters (tabs, line breaks)${when}`);
+        if (pattern === NAME_PATTERN) {
+          const data = dataAt(this.ctx.document, at.segments);
+          const why = typeof data === 'string' ? forbiddenNameCharacter(data) : undefined;
+          this.emit('schema', at, undefined, `${p}must not contain ${why ?? 'control, bidi or invisible characters'}${when}`);
           return;
         }
         const description = typeof parent?.description === 'string' ? ` (${parent.description.replace(/\.$/, '')})` : '';

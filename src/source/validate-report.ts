@@ -2,7 +2,8 @@ import { formatDiagnostic, sortDiagnostics } from '../core/diagnostics.js';
 import { createRedactor } from '../core/redact.js';
 import type { Desired, Diagnostic } from '../core/types.js';
 import { readWorkspaceConfig } from './config.js';
-import { checkReferences, declaredObjects, readDesired } from './index.js';
+import { checkReferences, declaredObjects, readDesired, type ReadOptions } from './index.js';
+import type { TreeLimits } from './limits.js';
 
 export interface ValidateOptions {
   format?: 'text' | 'json';
@@ -10,6 +11,7 @@ export interface ValidateOptions {
   /** Errors only: no warnings, no summary line. */
   quiet?: boolean;
   env?: Record<string, string | undefined>;
+  limits?: Partial<TreeLimits>;
 }
 
 export interface ValidateResult {
@@ -79,11 +81,12 @@ export function renderValidation(desired: Desired, options: Pick<ValidateOptions
 /** `wsync validate DIR`: read (wsync.yaml too), check, render. */
 export async function runValidate(dir: string, options: ValidateOptions = {}): Promise<ValidateResult> {
   const config = readWorkspaceConfig(dir);
-  const readOptions: { secretsDir?: string; env?: Record<string, string | undefined> } = {};
+  const readOptions: ReadOptions = {};
   const envSecretsDir = (options.env ?? process.env).WSYNC_SECRETS_DIR;
   const secretsDir = options.secretsDir ?? (envSecretsDir ? undefined : config.config.secretsDir);
   if (secretsDir !== undefined) readOptions.secretsDir = secretsDir;
   if (options.env !== undefined) readOptions.env = options.env;
+  if (options.limits !== undefined) readOptions.limits = options.limits;
   const desired = await readDesired(dir, readOptions);
   desired.diagnostics.push(...config.diagnostics);
   return renderValidation(desired, options);

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { addConnectionOptions } from '../../api/connection.js';
+import { addLimitOptions } from '../limit-options.js';
 import { addPolicyOptions } from '../policy-options.js';
 
 function concurrency(value: string): number {
@@ -24,6 +25,7 @@ export function register(program: Command): void {
     .option('--verbose', 'list unchanged objects in the plan too', false);
   addConnectionOptions(cmd);
   addPolicyOptions(cmd);
+  addLimitOptions(cmd);
   cmd.action(async (dir: string, options: Record<string, unknown>) => {
     const { runApply } = await import('../apply-action.js');
     process.exitCode = await runApply(dir, options);

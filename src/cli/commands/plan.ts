@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { addConnectionOptions } from '../../api/connection.js';
+import { addLimitOptions } from '../limit-options.js';
 import { addPolicyOptions } from '../policy-options.js';
 
 export function register(program: Command): void {
@@ -17,6 +18,7 @@ export function register(program: Command): void {
     .option('--stats', 'print the API requests made to stderr', false);
   addConnectionOptions(cmd);
   addPolicyOptions(cmd);
+  addLimitOptions(cmd);
   cmd.action(async (dir: string, options: Record<string, unknown>) => {
     const { runPlan } = await import('../plan-action.js');
     process.exitCode = await runPlan(dir, options);

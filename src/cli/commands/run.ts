@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { addConnectionOptions } from '../../api/connection.js';
+import { addLimitOptions } from '../limit-options.js';
 import { addPolicyOptions } from '../policy-options.js';
 
 export function register(program: Command): void {
@@ -19,6 +20,7 @@ export function register(program: Command): void {
     .addOption(new Option('--log-format <format>', 'json lines, or pretty (default: pretty on a terminal)').choices(['auto', 'json', 'pretty']).default('auto'));
   addConnectionOptions(cmd);
   addPolicyOptions(cmd);
+  addLimitOptions(cmd);
   cmd.action(async (dir: string, options: Record<string, unknown>) => {
     const { runDaemon } = await import('../../daemon/run-command.js');
     const code = await runDaemon(dir, options);
