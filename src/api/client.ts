@@ -1,11 +1,11 @@
 // The only code that speaks HTTP: auth, timeouts, retries, rate-limit pacing and error bodies.
+import pLimit from 'p-limit';
 import { Agent, request as undiciRequest } from 'undici';
 import { safeLine } from '../core/safe-text.js';
 import type { JsonValue } from '../core/types.js';
 import { ApiError } from './errors.js';
 import { RateLimiter, systemClock } from './rate-limiter.js';
 import { backoffDelay, DEFAULT_BACKOFF, parseNumber, parseRateLimitReset, parseRetryAfter } from './retry.js';
-import { Semaphore } from './semaphore.js';
 import type { ApiClient, ApiRequest, ApiResponse, ApiStats, ConnectionConfig, HttpMethod } from './types.js';
 import { parseApiUrl } from './url.js';
 import { userAgent } from './user-agent.js';
@@ -48,7 +48,8 @@ export function createApiClient(config: ConnectionConfig): ApiClient {
 
   const agent = new Agent({ connections: maxConcurrency, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000 });
   const limiter = new RateLimiter(systemClock);
-  const gate = new Semaphore(maxConcurrency);
+  // At most maxConcurrency attempts in flight; the rest wait in order.
+  const gate = pLimit(Math.ceil(maxConcurrency));
   const stats: ApiStats = { requests: 0, byMethodStatus: {}, retries: 0, rateLimited: 0 };
 
   function urlOf(req: ApiRequest): { url: string; query: string } {
@@ -59,9 +60,8 @@ export function createApiClient(config: ConnectionConfig): ApiClient {
     return { url: `${base.origin}${prefix}${req.path}${query ? `?${query}` : ''}`, query };
   }
 
-  async function attempt(method: HttpMethod, url: string, body: string | undefined): Promise<Attempt> {
-    const release = await gate.acquire();
-    try {
+  function attempt(method: HttpMethod, url: string, body: string | undefined): Promise<Attempt> {
+    return gate(async () => {
       await limiter.acquire();
       let token: string;
       try {
@@ -89,9 +89,7 @@ export function createApiClient(config: ConnectionConfig): ApiClient {
         retryAfterMs: parseRetryAfter(result.headers['retry-after'], Date.now()),
       });
       return result;
-    } finally {
-      release();
-    }
+    });
   }
 
   async function send(method: HttpMethod, url: string, body: string | undefined, token: string): Promise<Answered> {

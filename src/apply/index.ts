@@ -3,11 +3,11 @@ import { formatDiagnostic } from '../core/diagnostics.js';
 import { ApplyRun } from './run.js';
 import { ApplyRefusedError, type ApplyInput, type ApplyResult } from './types.js';
 
-export { ApplyRefusedError, WRITE_ACTIONS, type ApplyEvent, type ApplyInput, type ApplyOutcome, type ApplyResult } from './types.js';
+export { ApplyRefusedError, type ApplyEvent, type ApplyInput, type ApplyOutcome, type ApplyResult } from './types.js';
 export { formatApplyEvent, formatApplySummary } from './format.js';
 
 /** Why a plan must not be applied at all (errors, whole-plan refusals, refused changes); empty when it may. */
-export function refusalReasons(plan: ApplyInput['plan']): string[] {
+function refusalReasons(plan: ApplyInput['plan']): string[] {
   return [
     ...plan.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic),
     ...plan.refusals,

@@ -1,10 +1,14 @@
 import { isAbsolute, relative } from 'node:path';
+import pLimit from 'p-limit';
 import { ApiError } from '../api/errors.js';
 import type { ApiResponse } from '../api/types.js';
 import { createRedactor } from '../core/redact.js';
 import { TRUST_ON_FIRST_USE } from '../core/secret-hash.js';
+import { isJsonObject } from '../core/json.js';
+import { getAt, withValueAt } from '../core/json-paths.js';
 import {
   changeRef,
+  isWriteAction,
   type Change,
   type DesiredResource,
   type InventoryEntry,
@@ -13,17 +17,15 @@ import {
   type KindName,
   type LiveObject,
 } from '../core/types.js';
-import { asStringArray } from '../kinds/common.js';
+import { asStringArray, datasetOfKey } from '../kinds/common.js';
 import { KINDS } from '../kinds/index.js';
-import { getAt, setAt } from '../kinds/paths.js';
 import type { HttpEndpoint, KindModule } from '../kinds/types.js';
 import { listKind } from '../live/index.js';
 import { ANNOTATION_MODE, ignoredFields, isPruneDisabled } from '../plan/annotations.js';
 import { secretHashes } from '../plan/secrets.js';
 import { writeTokenSecret } from '../state/index.js';
 import { ApplyIndex } from './name-index.js';
-import { runPool } from './pool.js';
-import { WRITE_ACTIONS, type ApplyEvent, type ApplyInput, type ApplyOutcome, type ApplyResult } from './types.js';
+import type { ApplyEvent, ApplyInput, ApplyOutcome, ApplyResult } from './types.js';
 
 /** POSTs that got no answer are retried this many times in all, each after a fresh list. */
 const MAX_POST_ATTEMPTS = 3;
@@ -41,10 +43,6 @@ interface DeferredRole {
   change: Change;
   resource: DesiredResource;
   id: string;
-}
-
-function isObject(value: JsonValue | undefined): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** A POST whose fate is unknown: no answer came, or a 5xx that may have followed the write. */
@@ -95,7 +93,7 @@ export class ApplyRun {
   async execute(): Promise<ApplyResult> {
     const started = performance.now();
     const { plan, concurrency } = this.input;
-    const actionable = plan.changes.filter((c) => WRITE_ACTIONS.has(c.action));
+    const actionable = plan.changes.filter((c) => isWriteAction(c.action));
     for (const change of actionable) {
       const ref = changeRef(change.kind, change.key);
       this.outcomes.set(ref, new Promise((resolve) => this.settle.set(ref, resolve)));
@@ -104,11 +102,11 @@ export class ApplyRun {
     const writes = actionable.filter((c) => c.action !== 'delete');
     const deletes = actionable.filter((c) => c.action === 'delete');
     for (const level of groupByLevel(writes, 'ascending')) {
-      await runPool(orderByDependencies(level), concurrency, (change) => this.run(change));
+      await pLimit(Math.max(1, concurrency)).map(orderByDependencies(level), (change) => this.run(change));
     }
     await this.completeRoleMembers();
     for (const level of groupByLevel(deletes, 'descending')) {
-      await runPool(orderByDependencies(level), concurrency, (change) => this.run(change));
+      await pLimit(Math.max(1, concurrency)).map(orderByDependencies(level), (change) => this.run(change));
     }
     await this.dropVanished();
     await this.recordTrustedSecrets();
@@ -223,7 +221,7 @@ export class ApplyRun {
     let spec = resource.spec;
     for (const segments of ignored) {
       const value = getAt(liveSpec, segments);
-      if (value !== undefined) spec = setAt(spec, segments, value);
+      if (value !== undefined) spec = withValueAt(spec, segments, value);
     }
     return spec;
   }
@@ -232,7 +230,7 @@ export class ApplyRun {
     if (!module.create) throw new Error(`${change.kind} objects cannot be created through the API`);
     const endpoint = module.create;
     const body = this.wireBody(module, resource, undefined);
-    if (change.kind === 'ApiToken') return this.writeToken(change, module, resource, () => this.send(endpoint, body));
+    if (module.issuedSecret) return this.writeToken(change, module, resource, () => this.send(endpoint, body));
     this.noteDeferredMembers(change, resource);
     const { raw, recovered } = await this.idempotentPost(change.kind, change.key, resource, () => this.send(endpoint, body));
     const id = this.idOf(raw, change);
@@ -274,14 +272,10 @@ export class ApplyRun {
     return { id, message: writable.length > 0 ? 'updated to match the files' : undefined };
   }
 
-  /** ApiToken: POST regenerate with the new spec; the old token expires now, the new one has a new id. */
+  /** Replaces an object that cannot be changed in place (a token is regenerated); the new one has a new id. */
   private async replace(change: Change, module: KindModule, resource: DesiredResource, oldId: string): Promise<Done> {
     if (!module.replace) throw new Error(`${change.kind} objects cannot be replaced through the API`);
-    const endpoint = module.replace(oldId);
-    const body: JsonObject = {
-      existingTokenExpiresAt: new Date().toISOString(),
-      newToken: this.wireBody(module, resource, undefined),
-    };
+    const { endpoint, body } = module.replace.request(oldId, this.wireBody(module, resource, undefined), new Date());
     return this.writeToken(change, module, resource, () => this.send(endpoint, body), oldId);
   }
 
@@ -307,7 +301,8 @@ export class ApplyRun {
       previousId = id;
       // Owned from here on: if what follows fails, the token can still be pruned or replaced.
       await this.recordOwned(change.kind, change.key, id, resource);
-      const secret = typeof raw.token === 'string' && raw.token !== '' && !recovered ? raw.token : undefined;
+      const issued = module.issuedSecret ? raw[module.issuedSecret.wireField] : undefined;
+      const secret = typeof issued === 'string' && issued !== '' && !recovered ? issued : undefined;
       if (secret !== undefined) return this.saveTokenSecret(id, resource, secret, discarded);
 
       // A token whose secret nobody holds is useless and, once owned, would look in sync for ever.
@@ -356,7 +351,7 @@ export class ApplyRun {
     for (let attempt = 1; ; attempt++) {
       try {
         const response = await post();
-        if (!isObject(response.body)) throw new Error(`the server answered ${response.status} without the object`);
+        if (!isJsonObject(response.body)) throw new Error(`the server answered ${response.status} without the object`);
         return { raw: response.body, recovered: false };
       } catch (err) {
         if (!isUnanswered(err)) throw err;
@@ -465,8 +460,8 @@ export class ApplyRun {
       if (!live.listedKinds.includes(entry.kind)) continue;
       const module = KINDS[entry.kind];
       if (module.list.style === 'per-dataset') {
-        const dataset = entry.key.slice(0, entry.key.indexOf('/'));
-        if (!(live.listedDatasets[entry.kind] ?? []).includes(dataset)) continue;
+        const dataset = datasetOfKey(entry.key);
+        if (dataset === undefined || !(live.listedDatasets[entry.kind] ?? []).includes(dataset)) continue;
       }
       if (liveIds.has(liveRef(entry.kind, entry.id)) || this.touched.get(entry.kind)?.has(entry.id)) continue;
       forgets.push(state.forget(entry.kind, entry.id));
@@ -494,7 +489,7 @@ export class ApplyRun {
 
   /** Writes once more the objects whose deferrable references named objects created later in this run. */
   private async completeRoleMembers(): Promise<void> {
-    await runPool(this.deferredRoles, this.input.concurrency, async (deferred) => {
+    await pLimit(Math.max(1, this.input.concurrency)).map(this.deferredRoles, async (deferred) => {
       const { change, resource, id } = deferred;
       const outcome = await this.outcomes.get(changeRef(change.kind, change.key));
       if (outcome !== 'done' || id === '') return;

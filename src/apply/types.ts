@@ -3,9 +3,6 @@ import type { ApiClient } from '../api/types.js';
 import type { Action, Desired, KindName, LiveState, Plan } from '../core/types.js';
 import type { StateHandle } from '../state/index.js';
 
-/** Actions that write; `noop`, `skipped` and `refused` never reach the API. */
-export const WRITE_ACTIONS: ReadonlySet<Action> = new Set<Action>(['create', 'update', 'replace', 'adopt', 'delete']);
-
 export interface ApplyInput {
   plan: Plan;
   desired: Desired;

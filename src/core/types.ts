@@ -1,19 +1,10 @@
 // The values that flow through wsync's pure core: desired state from files, live state from the
 // API, the inventory of what wsync owns, the policy flags, and the Plan that joins them.
 
-export const KIND_NAMES = [
-  'Role',
-  'Notifier',
-  'Org',
-  'User',
-  'Monitor',
-  'StarredQuery',
-  'VirtualField',
-  'DatasetField',
-  'Annotation',
-  'ApiToken',
-] as const;
-export type KindName = (typeof KIND_NAMES)[number];
+import type { KindName } from '../kinds/index.js';
+
+/** The kinds are named by their registry, `src/kinds/index.ts`. */
+export type { KindName };
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -127,7 +118,16 @@ export const DEFAULT_POLICY: Policy = {
   mode: 'enforce',
 };
 
-export type Action = 'create' | 'update' | 'replace' | 'delete' | 'adopt' | 'noop' | 'skipped' | 'refused';
+/** Every action a plan can give a change, in the order of the plan's summary. */
+export const ACTIONS = ['create', 'update', 'replace', 'delete', 'adopt', 'noop', 'skipped', 'refused'] as const;
+export type Action = (typeof ACTIONS)[number];
+
+/** The actions apply carries out (an adoption writes at least the inventory); `noop`, `skipped` and `refused` never reach the API. */
+export const WRITE_ACTIONS: readonly Action[] = ['create', 'update', 'replace', 'delete', 'adopt'];
+
+export function isWriteAction(action: Action): boolean {
+  return WRITE_ACTIONS.includes(action);
+}
 
 export interface FieldDiff {
   /** Dotted display path inside the spec, e.g. `threshold`, `properties.slack.slackUrl`, `notifiers`. */

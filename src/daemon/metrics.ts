@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { KIND_NAMES } from '../core/types.js';
+import { KIND_NAMES } from '../kinds/index.js';
 
 /**
  * The daemon's Prometheus metrics, on a registry of its own (never prom-client's global one, so

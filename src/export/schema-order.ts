@@ -1,3 +1,5 @@
+import { asJsonObject, compareText, setOwn } from '../core/json.js';
+import { getAt, pointerSegments } from '../core/json-paths.js';
 import type { JsonObject, JsonValue } from '../core/types.js';
 
 /** Parsed JSON Schemas by file name under schemas/ (`monitor.json`, `envelope.json`, ...). */
@@ -9,19 +11,8 @@ interface SchemaNode {
   file: string;
 }
 
-function asObject(value: JsonValue | undefined): JsonObject | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
-}
-
 function followPointer(root: JsonObject, pointer: string): JsonObject | undefined {
-  let node: JsonValue | undefined = root;
-  for (const raw of pointer.split('/').slice(1)) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    const object = asObject(node);
-    if (!object) return undefined;
-    node = object[segment];
-  }
-  return asObject(node);
+  return asJsonObject(getAt(root, pointerSegments(pointer)));
 }
 
 /** The node with `$ref` followed and `allOf` flattened: every schema that constrains the same value. */
@@ -40,7 +31,7 @@ function expand(schemas: SchemaSet, start: SchemaNode, depth = 0): SchemaNode[] 
   const allOf = start.node.allOf;
   if (Array.isArray(allOf)) {
     for (const member of allOf) {
-      const node = asObject(member);
+      const node = asJsonObject(member);
       if (node) out.push(...expand(schemas, { node, file: start.file }, depth + 1));
     }
   }
@@ -58,19 +49,19 @@ export function documentSchema(schemas: SchemaSet, file: string): SchemaContext 
 export function childSchema(schemas: SchemaSet, context: SchemaContext, key: string): SchemaContext {
   const out: SchemaNode[] = [];
   for (const { node, file } of context) {
-    const properties = asObject(node.properties);
-    const property = properties && Object.prototype.hasOwnProperty.call(properties, key) ? asObject(properties[key]) : undefined;
-    const additional = asObject(node.additionalProperties);
+    const properties = asJsonObject(node.properties);
+    const property = properties && Object.prototype.hasOwnProperty.call(properties, key) ? asJsonObject(properties[key]) : undefined;
+    const additional = asJsonObject(node.additionalProperties);
     const child = property ?? additional;
     if (child) out.push(...expand(schemas, { node: child, file }));
   }
   return out;
 }
 
-export function itemSchema(schemas: SchemaSet, context: SchemaContext): SchemaContext {
+function itemSchema(schemas: SchemaSet, context: SchemaContext): SchemaContext {
   const out: SchemaNode[] = [];
   for (const { node, file } of context) {
-    const items = asObject(node.items);
+    const items = asJsonObject(node.items);
     if (items) out.push(...expand(schemas, { node: items, file }));
   }
   return out;
@@ -93,14 +84,9 @@ export function requiredKeys(context: SchemaContext): Set<string> {
 function declaredOrder(context: SchemaContext): string[] {
   const out: string[] = [];
   for (const { node } of context) {
-    for (const key of Object.keys(asObject(node.properties) ?? {})) if (!out.includes(key)) out.push(key);
+    for (const key of Object.keys(asJsonObject(node.properties) ?? {})) if (!out.includes(key)) out.push(key);
   }
   return out;
-}
-
-/** Code-point order: the same on every machine, whatever its locale. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
@@ -112,7 +98,7 @@ export function orderBySchema(schemas: SchemaSet, context: SchemaContext, value:
     const items = itemSchema(schemas, context);
     return value.map((item) => orderBySchema(schemas, items, item));
   }
-  const object = asObject(value);
+  const object = asJsonObject(value);
   if (!object) return value;
   const declared = declaredOrder(context).filter((key) => key in object);
   const rest = Object.keys(object)
@@ -120,13 +106,7 @@ export function orderBySchema(schemas: SchemaSet, context: SchemaContext, value:
     .sort(compareText);
   const out: JsonObject = {};
   for (const key of [...declared, ...rest]) {
-    // defineProperty: a key named `__proto__` must stay a field.
-    Object.defineProperty(out, key, {
-      value: orderBySchema(schemas, childSchema(schemas, context, key), object[key] as JsonValue),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    setOwn(out, key, orderBySchema(schemas, childSchema(schemas, context, key), object[key] as JsonValue));
   }
   return out;
 }

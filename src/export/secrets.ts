@@ -1,8 +1,9 @@
 import type { JsonObject } from '../core/types.js';
-import { findPaths, getAt } from '../kinds/paths.js';
+import { compareText, isJsonObject } from '../core/json.js';
+import { findPaths, getAt } from '../core/json-paths.js';
 import type { KindModule } from '../kinds/types.js';
 import { envPart, shortHash } from './naming.js';
-import { compareText, requiredKeys, schemaAt, type SchemaSet } from './schema-order.js';
+import { requiredKeys, schemaAt, type SchemaSet } from './schema-order.js';
 
 /** A secret field of one exported object, to be written as `${env:VARIABLE}`. */
 export interface SecretSlot {
@@ -41,8 +42,7 @@ export function secretSlots(module: KindModule, spec: JsonObject, schemas: Schem
       const parentPath = parts.slice(0, -1);
       const parent = getAt(spec, parentPath);
       const field = parts[parts.length - 1] as string;
-      const isObject = parent !== null && typeof parent === 'object' && !Array.isArray(parent);
-      if (isObject && requiredKeys(schemaAt(schemas, module.schemaFile, ['spec', ...parentPath])).has(field)) {
+      if (isJsonObject(parent) && requiredKeys(schemaAt(schemas, module.schemaFile, ['spec', ...parentPath])).has(field)) {
         slots.push({ segments: parts, fieldPart: envPart(field) });
       }
     }

@@ -1,13 +1,13 @@
 import { stringify } from 'yaml';
 import { forbiddenNameCharacter } from '../core/names.js';
-import { KIND_NAMES, type JsonObject, type JsonValue, type KindName, type LiveObject, type LiveState } from '../core/types.js';
-import { kindModule } from '../kinds/index.js';
-import { findPaths, getAt, setAt, toPointer } from '../kinds/paths.js';
+import { compareText, isEmptyValue, isJsonObject, jsonEqual, setOwn, sortedIfStrings } from '../core/json.js';
+import { findPaths, getAt, toPointer, withoutValueAt, withValueAt } from '../core/json-paths.js';
+import type { JsonObject, JsonValue, KindName, LiveObject, LiveState } from '../core/types.js';
+import { KIND_NAMES, kindModule } from '../kinds/index.js';
 import type { KindModule, ResolveId } from '../kinds/types.js';
 import { fileBaseNames } from './naming.js';
 import {
   childSchema,
-  compareText,
   documentSchema,
   orderBySchema,
   requiredKeys,
@@ -16,7 +16,6 @@ import {
   type SchemaSet,
 } from './schema-order.js';
 import { secretSlots, variableNames, type SecretSlot } from './secrets.js';
-import { deepEqual, deleteAt, isEmptyValue, isPlainObject, putKey, sortedIfStrings } from './values.js';
 
 // The pure core of `wsync export`: live objects in, resource files out. No I/O, no clock.
 
@@ -90,14 +89,8 @@ function referenceTargets(): Set<KindName> {
 }
 
 /** The name a second (third, ...) object with an already-taken key is written under. */
-function duplicateName(kind: KindName, name: string, id: string): string {
-  if (kind === 'User') {
-    // metadata.name must stay an email address: plus-address the local part.
-    const at = name.lastIndexOf('@');
-    const tag = id.replace(/[^A-Za-z0-9._-]/g, '-');
-    if (at > 0) return `${name.slice(0, at)}+duplicate-${tag}${name.slice(at)}`.toLowerCase();
-  }
-  return `${name} (duplicate ${id})`;
+function duplicateName(module: KindModule, name: string, id: string): string {
+  return module.duplicateName?.(name, id) ?? `${name} (duplicate ${id})`;
 }
 
 interface Named {
@@ -120,7 +113,7 @@ function dedupe(module: KindModule, items: readonly Named[], spec: (id: string) 
     const [first, ...rest] = [...group].sort((a, b) => compareText(a.id, b.id)) as [Named, ...Named[]];
     const names: string[] = [];
     for (const other of rest) {
-      let name = duplicateName(module.kind, other.name, other.id);
+      let name = duplicateName(module, other.name, other.id);
       while (taken.has(module.keyOf(name, spec(other.id)))) name = `${name}'`;
       taken.add(module.keyOf(name, spec(other.id)));
       renamed.set(other.id, name);
@@ -170,7 +163,7 @@ function checkReferences(
           `${module.kind} "${draft.name}": ${value.length - kept.length} of its ${ref.field} point at ` +
             `${ref.target} objects that are not listed; they are left out of the file`,
         );
-        spec = setAt(spec, segments, kept);
+        spec = withValueAt(spec, segments, kept);
       }
     } else if (typeof value === 'string' && !ok(value)) {
       warnings.push(
@@ -183,35 +176,12 @@ function checkReferences(
   return spec;
 }
 
-/** Per-kind rules for what a file should say that fromWire alone does not settle. */
+/** The kind's own rules for what a file should say that fromWire alone does not settle. */
 function adjust(module: KindModule, draft: { id: string; name: string; spec: JsonObject }, warnings: string[]): JsonObject | undefined {
-  const spec = { ...draft.spec };
-  switch (module.kind) {
-    case 'DatasetField': {
-      // Fields come from ingest; only settings someone changed are worth a file. The type is computed.
-      delete spec.type;
-      const customised = ['description', 'unit', 'hidden'].some(
-        (field) => spec[field] !== undefined && !deepEqual(spec[field], module.defaults[field]),
-      );
-      return customised ? spec : undefined;
-    }
-    case 'User':
-      if (typeof spec.name !== 'string' || spec.name === '') {
-        warnings.push(`User "${draft.name}": the workspace has no name for this user; the file uses the email address`);
-        spec.name = draft.name;
-      }
-      return spec;
-    case 'Notifier':
-      if (!isPlainObject(spec.properties) || Object.keys(spec.properties).length !== 1) {
-        warnings.push(
-          `Notifier "${draft.name}" (id ${draft.id}): skipped, a resource file needs exactly one channel under properties`,
-        );
-        return undefined;
-      }
-      return spec;
-    default:
-      return spec;
-  }
+  if (!module.exportSpec) return draft.spec;
+  const decision = module.exportSpec(draft);
+  if (decision.warning !== undefined) warnings.push(decision.warning);
+  return decision.spec;
 }
 
 /**
@@ -222,8 +192,8 @@ function withoutEmpty(schemas: SchemaSet, context: SchemaContext, value: JsonObj
   const required = requiredKeys(context);
   const out: JsonObject = {};
   for (const [key, member] of Object.entries(value)) {
-    const kept = isPlainObject(member) ? withoutEmpty(schemas, childSchema(schemas, context, key), member) : member;
-    if (!isEmptyValue(kept) || required.has(key)) putKey(out, key, kept);
+    const kept = isJsonObject(member) ? withoutEmpty(schemas, childSchema(schemas, context, key), member) : member;
+    if (!isEmptyValue(kept) || required.has(key)) setOwn(out, key, kept);
   }
   return out;
 }
@@ -236,7 +206,7 @@ function withoutDefaults(module: KindModule, spec: JsonObject, schemas: SchemaSe
   for (const [path, value] of Object.entries(module.defaults)) {
     const segments = path.split('.');
     if (segments.length === 1 && required.has(path)) continue;
-    if (deepEqual(getAt(out, segments), value)) out = deleteAt(out, segments);
+    if (jsonEqual(getAt(out, segments), value)) out = withoutValueAt(out, segments);
   }
   return out;
 }
@@ -245,15 +215,15 @@ function withoutDefaults(module: KindModule, spec: JsonObject, schemas: SchemaSe
 export function escapeInterpolation(value: JsonValue): JsonValue {
   if (typeof value === 'string') return value.split('${').join('$${');
   if (Array.isArray(value)) return value.map(escapeInterpolation);
-  if (!isPlainObject(value)) return value;
+  if (!isJsonObject(value)) return value;
   const out: JsonObject = {};
-  for (const [key, member] of Object.entries(value)) putKey(out, key, escapeInterpolation(member));
+  for (const [key, member] of Object.entries(value)) setOwn(out, key, escapeInterpolation(member));
   return out;
 }
 
 function sortSets(module: KindModule, spec: JsonObject): JsonObject {
   let out = spec;
-  for (const match of findPaths(spec, module.setFields)) out = setAt(out, match.segments, sortedIfStrings(match.value));
+  for (const match of findPaths(spec, module.setFields)) out = withValueAt(out, match.segments, sortedIfStrings(match.value));
   return out;
 }
 
@@ -377,7 +347,7 @@ export function exportWorkspace(live: LiveState, options: ExportOptions): Export
     })),
   );
   requests.forEach(({ draft, slot }, i) => {
-    draft.spec = setAt(draft.spec, slot.segments, `\${env:${names[i] as string}}`);
+    draft.spec = withValueAt(draft.spec, slot.segments, `\${env:${names[i] as string}}`);
   });
 
   // Files: one per object, under the kind's folder.

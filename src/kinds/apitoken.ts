@@ -1,5 +1,6 @@
+import { asJsonObject } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
-import { asObject, asString, encodeSegment } from './common.js';
+import { asString, encodeSegment } from './common.js';
 import type { KindModule } from './types.js';
 
 export const apiToken: KindModule = {
@@ -11,11 +12,19 @@ export const apiToken: KindModule = {
   keyOf: (name) => name,
   list: { style: 'plain', path: '/v2/tokens' },
   create: { method: 'POST', path: '/v2/tokens' },
-  // Tokens are immutable: a changed spec regenerates the token with the new spec.
-  replace: (id) => ({ method: 'POST', path: `/v2/tokens/${encodeSegment(id)}/regenerate` }),
+  // Tokens are immutable: a changed spec regenerates the token with the new spec; the old one expires now.
+  replace: {
+    reason: 'API tokens are immutable: regenerate with the new spec',
+    request: (id, body, now) => ({
+      endpoint: { method: 'POST', path: `/v2/tokens/${encodeSegment(id)}/regenerate` },
+      body: { existingTokenExpiresAt: now.toISOString(), newToken: body },
+    }),
+  },
   remove: (id) => ({ method: 'DELETE', path: `/v2/tokens/${encodeSegment(id)}` }),
   serverOwned: ['id', 'token', 'samlAuthenticated', 'createdAt', 'createdBy', 'updatedAt'],
   secretFields: [],
+  // Only the answer to a create or regenerate carries the token; the list never does.
+  issuedSecret: { wireField: 'token' },
   setFields: ['orgCapabilities.*', 'datasetCapabilities.*.*', 'viewCapabilities.*.*'],
   defaults: { description: '', orgCapabilities: {}, datasetCapabilities: {}, viewCapabilities: {} },
   computed: [],
@@ -38,9 +47,9 @@ export const apiToken: KindModule = {
   fromWire(raw) {
     const spec: JsonObject = {
       description: asString(raw.description) ?? '',
-      orgCapabilities: asObject(raw.orgCapabilities) ?? {},
-      datasetCapabilities: asObject(raw.datasetCapabilities) ?? {},
-      viewCapabilities: asObject(raw.viewCapabilities) ?? {},
+      orgCapabilities: asJsonObject(raw.orgCapabilities) ?? {},
+      datasetCapabilities: asJsonObject(raw.datasetCapabilities) ?? {},
+      viewCapabilities: asJsonObject(raw.viewCapabilities) ?? {},
     };
     const expiresAt = asString(raw.expiresAt);
     if (expiresAt) spec.expiresAt = expiresAt;

@@ -33,10 +33,6 @@ export function asStringArray(value: JsonValue | undefined): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
-export function asObject(value: JsonValue | undefined): JsonObject | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
-}
-
 export function resolveOne(resolve: ResolveName, target: KindName, name: string, field: string): string {
   const id = resolve(target, name);
   if (id === undefined) throw new UnresolvedReferenceError(target, name, field);
@@ -54,4 +50,10 @@ export function namesOf(resolveId: ResolveId, target: KindName, ids: string[]): 
 
 export function encodeSegment(segment: string): string {
   return encodeURIComponent(segment);
+}
+
+/** The dataset part of a dataset-scoped kind's key (`dataset/name`); undefined for other keys. */
+export function datasetOfKey(key: string): string | undefined {
+  const slash = key.indexOf('/');
+  return slash > 0 ? key.slice(0, slash) : undefined;
 }

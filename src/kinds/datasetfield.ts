@@ -1,8 +1,10 @@
+import { jsonEqual } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
 import { asString, encodeSegment, pickDefined } from './common.js';
 import type { KindModule } from './types.js';
 
 const SETTINGS = ['description', 'hidden', 'unit', 'type'] as const;
+const DEFAULTS: JsonObject = { description: '', hidden: false, unit: '' };
 
 /** Live ids of dataset fields are `dataset/field`: the API addresses a field by both. */
 function splitId(id: string): [string, string] {
@@ -18,8 +20,14 @@ export const datasetField: KindModule = {
   description: 'Settings (description, unit, hidden) of a field that ingest created.',
   keyOf: (name, spec) => `${asString(spec.dataset) ?? ''}/${name}`,
   datasetOf: (spec) => asString(spec.dataset) ?? '',
-  // The reader adds `dataset` to each listed field and sets its id to `dataset/field`.
   list: { style: 'per-dataset', path: '/v2/datasets/{dataset}/fields', datasetIn: 'path' },
+  liveObjectFromListItem(item, dataset = '') {
+    const name = item.name;
+    if (typeof name !== 'string' || name === '') throw new Error('a field without a name');
+    return { id: `${dataset}/${name}`, raw: { ...item, dataset } };
+  },
+  missingReason: (name, spec) =>
+    `field "${name}" does not exist in dataset "${asString(spec.dataset) ?? ''}" yet (fields come from ingest)`,
   update: (id) => {
     const [dataset, field] = splitId(id);
     return { method: 'PUT', path: `/v2/datasets/${encodeSegment(dataset)}/fields/${encodeSegment(field)}` };
@@ -27,7 +35,7 @@ export const datasetField: KindModule = {
   serverOwned: ['id'],
   secretFields: [],
   setFields: [],
-  defaults: { description: '', hidden: false, unit: '' },
+  defaults: DEFAULTS,
   computed: ['type'],
   timestamps: [],
   immutable: ['dataset'],
@@ -42,5 +50,14 @@ export const datasetField: KindModule = {
 
   fromWire(raw) {
     return { name: asString(raw.name) ?? '', spec: { dataset: raw.dataset ?? '', ...pickDefined(raw, SETTINGS) } };
+  },
+
+  exportSpec({ spec }) {
+    // Only settings someone changed are worth a file; the type is computed from ingest.
+    const { type: _computed, ...settings } = spec;
+    const customised = ['description', 'unit', 'hidden'].some(
+      (field) => settings[field] !== undefined && !jsonEqual(settings[field], DEFAULTS[field]),
+    );
+    return customised ? { spec: settings } : {};
   },
 };

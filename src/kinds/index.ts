@@ -1,4 +1,3 @@
-import { KIND_NAMES, type KindName } from '../core/types.js';
 import { annotation } from './annotation.js';
 import { apiToken } from './apitoken.js';
 import { datasetField } from './datasetfield.js';
@@ -13,15 +12,20 @@ import { virtualField } from './virtualfield.js';
 
 export type { KindModule } from './types.js';
 
-/**
- * Natural keys compare in Unicode NFC, wherever they come from (files, the API, references): `café`
- * typed with a combining accent is the same object as `café` typed with one character.
- */
+/** The module with its natural keys in Unicode NFC (see KINDS). */
 function withNfcKeys(module: KindModule): KindModule {
   return { ...module, keyOf: (name, spec) => module.keyOf(name, spec).normalize('NFC') };
 }
 
-export const KINDS: Readonly<Record<KindName, KindModule>> = {
+/**
+ * The registry: every kind wsync manages, by name. A new kind is one entry here (and its module,
+ * schema, emulator module, example and tests). The order is the tie-break within a dependency
+ * level: plans, metrics and exports list kinds in it.
+ *
+ * Natural keys compare in Unicode NFC, wherever they come from (files, the API, references): `café`
+ * typed with a combining accent is the same object as `café` typed with one character.
+ */
+export const KINDS = {
   Role: withNfcKeys(role),
   Notifier: withNfcKeys(notifier),
   Org: withNfcKeys(org),
@@ -32,7 +36,12 @@ export const KINDS: Readonly<Record<KindName, KindModule>> = {
   DatasetField: withNfcKeys(datasetField),
   Annotation: withNfcKeys(annotation),
   ApiToken: withNfcKeys(apiToken),
-};
+} as const satisfies Readonly<Record<string, KindModule>>;
+
+export type KindName = keyof typeof KINDS;
+
+/** Every kind name, in registry order. */
+export const KIND_NAMES: readonly KindName[] = Object.keys(KINDS) as KindName[];
 
 /** Every kind in dependency order (the order writes run in; deletes run in reverse). */
 export const KINDS_IN_ORDER: readonly KindModule[] = KIND_NAMES.map((name) => KINDS[name]).sort(

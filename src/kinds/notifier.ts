@@ -1,5 +1,6 @@
+import { asJsonObject } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
-import { asObject, asString, encodeSegment, SERVER_OWNED_COMMON } from './common.js';
+import { asString, encodeSegment, SERVER_OWNED_COMMON } from './common.js';
 import type { KindModule } from './types.js';
 
 export const notifier: KindModule = {
@@ -40,12 +41,18 @@ export const notifier: KindModule = {
   fromWire(raw) {
     // The service may return every channel key with null for the unused ones.
     const channels: JsonObject = {};
-    for (const [channel, config] of Object.entries(asObject(raw.properties) ?? {})) {
+    for (const [channel, config] of Object.entries(asJsonObject(raw.properties) ?? {})) {
       if (config !== null && config !== undefined) channels[channel] = config;
     }
     const spec: JsonObject = { properties: channels };
     const disabledUntil = asString(raw.disabledUntil);
     if (disabledUntil) spec.disabledUntil = disabledUntil;
     return { name: asString(raw.name) ?? '', spec };
+  },
+
+  exportSpec({ id, name, spec }) {
+    const channels = asJsonObject(spec.properties);
+    if (channels && Object.keys(channels).length === 1) return { spec };
+    return { warning: `Notifier "${name}" (id ${id}): skipped, a resource file needs exactly one channel under properties` };
   },
 };

@@ -1,5 +1,6 @@
+import { asJsonObject } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
-import { asObject, asString, asStringArray, encodeSegment, namesOf } from './common.js';
+import { asString, asStringArray, encodeSegment, namesOf } from './common.js';
 import type { KindModule } from './types.js';
 
 export const role: KindModule = {
@@ -45,9 +46,9 @@ export const role: KindModule = {
     const spec: JsonObject = {
       description: asString(raw.description) ?? '',
       members: namesOf(resolveId, 'User', asStringArray(raw.members)),
-      orgCapabilities: asObject(raw.orgCapabilities) ?? {},
-      datasetCapabilities: asObject(raw.datasetCapabilities) ?? {},
-      viewCapabilities: asObject(raw.viewCapabilities) ?? {},
+      orgCapabilities: asJsonObject(raw.orgCapabilities) ?? {},
+      datasetCapabilities: asJsonObject(raw.datasetCapabilities) ?? {},
+      viewCapabilities: asJsonObject(raw.viewCapabilities) ?? {},
     };
     return { name: asString(raw.name) ?? '', spec };
   },

@@ -1,5 +1,6 @@
+import { asJsonObject } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
-import { asObject, asString, encodeSegment, pickDefined, resolveOne } from './common.js';
+import { asString, encodeSegment, pickDefined, resolveOne } from './common.js';
 import type { KindModule } from './types.js';
 
 export const starredQuery: KindModule = {
@@ -42,8 +43,8 @@ export const starredQuery: KindModule = {
     const spec: JsonObject = {
       owner: resolveId('User', who) ?? who,
       ...pickDefined(raw, ['dataset', 'kind']),
-      metadata: asObject(raw.metadata) ?? {},
-      query: asObject(raw.query) ?? { apl: '' },
+      metadata: asJsonObject(raw.metadata) ?? {},
+      query: asJsonObject(raw.query) ?? { apl: '' },
     };
     return { name: asString(raw.name) ?? '', spec };
   },

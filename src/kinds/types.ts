@@ -1,4 +1,5 @@
-import type { JsonObject, KindName, LiveObject } from '../core/types.js';
+import type { JsonObject, JsonValue, LiveObject } from '../core/types.js';
+import type { KindName } from './index.js';
 
 /** Maps a referenced object's name (natural key) to its id; undefined when it cannot be resolved. */
 export type ResolveName = (target: KindName, name: string) => string | undefined;
@@ -35,6 +36,42 @@ export type ListStrategy =
   /** One call per dataset in play; `path` gets the dataset by `{dataset}` or as `?dataset=`. */
   | { style: 'per-dataset'; path: string; datasetIn: 'path' | 'query' };
 
+/** How a kind whose objects cannot be changed in place is replaced (ApiToken: regenerate). */
+export interface Replacement {
+  /** Why the plan replaces instead of updating; the change's reason. */
+  reason: string;
+  /**
+   * The request that replaces object `id`: `body` is toWire's body for the new spec (no live
+   * object), `now` the time of the write. Its answer is the new object, with a new id.
+   */
+  request(id: string, body: JsonObject, now: Date): { endpoint: HttpEndpoint; body: JsonObject };
+}
+
+/** A secret the API issues once, in the answer to a create or replace, and never shows again. */
+export interface IssuedSecret {
+  /** Wire field of that answer holding it (ApiToken: `token`). */
+  wireField: string;
+}
+
+/** What `wsync export` makes of one live object, by the kind's own rules. */
+export interface ExportDecision {
+  /** The spec to write; absent: no file for this object. */
+  spec?: JsonObject;
+  /** Told to the user (never holds a secret value). */
+  warning?: string;
+}
+
+/** One live object as `wsync export` sees it: ids already turned into names. */
+export interface ExportCandidate {
+  id: string;
+  name: string;
+  spec: JsonObject;
+}
+
+/**
+ * Everything wsync knows about one resource kind. Planner, apply, the live reader and export
+ * read these properties and call these hooks; they never compare a kind name.
+ */
 export interface KindModule {
   kind: KindName;
   /** Lower-case plural for folders and flags: `monitors`, `notifiers`, ... */
@@ -47,27 +84,37 @@ export interface KindModule {
 
   /** The natural key of a resource of this kind from its metadata.name and spec. */
   keyOf(name: string, spec: JsonObject): string;
-  /** Dataset a resource belongs to, for dataset-scoped kinds. */
+  /** Dataset a resource belongs to, for dataset-scoped kinds (their keys are `dataset/name`). */
   datasetOf?(spec: JsonObject): string;
 
   list: ListStrategy;
+  /**
+   * The id and wire object of one item a list answered, when the item's own `id` is not how the
+   * API addresses it (DatasetField: `dataset/name`). `dataset` is the dataset listed, for
+   * per-dataset kinds. Throws (the reader names the request) when the item cannot be addressed.
+   */
+  liveObjectFromListItem?(item: JsonObject, dataset: string | undefined): { id: string; raw: JsonObject };
   /** Absent when objects of this kind cannot be created through the API (DatasetField). */
   create?: HttpEndpoint;
   /** Update endpoint for an object id (and the object, for path parts such as the dataset). */
   update?(id: string, spec: JsonObject): HttpEndpoint;
   /** Replace instead of update when a spec changes (ApiToken: regenerate). */
-  replace?(id: string): HttpEndpoint;
+  replace?: Replacement;
   /** Absent when the object is never deleted by wsync (Org, DatasetField). */
   remove?(id: string, spec: JsonObject): HttpEndpoint;
+  /** Why a declared object that does not exist live is not created (kinds without `create`). */
+  missingReason?(name: string, spec: JsonObject): string;
 
   /** Wire fields the server owns; never compared, never sent. */
   serverOwned: readonly string[];
   /** Spec paths (dotted, `*` matches any key) of secret values. */
   secretFields: readonly string[];
+  /** A secret the create (or replace) answer carries once; apply saves it to the token output directory. */
+  issuedSecret?: IssuedSecret;
   /** Spec paths (dotted, `*` matches any key) of arrays compared without order. */
   setFields: readonly string[];
   /** Spec paths the server fills with this value when the request leaves them out. */
-  defaults: Readonly<Record<string, unknown>>;
+  defaults: Readonly<Record<string, JsonValue>>;
   /** Spec paths the server fills with a value of its own (e.g. Annotation time) when left out. */
   computed: readonly string[];
   /** Spec paths holding RFC 3339 timestamps: compared as instants, not as text. */
@@ -83,4 +130,9 @@ export interface KindModule {
   toWire(name: string, spec: JsonObject, resolve: ResolveName, live?: LiveObject): JsonObject;
   /** Live wire object -> metadata.name and spec (ids become names; server-owned fields dropped). */
   fromWire(raw: JsonObject, resolveId: ResolveId): { name: string; spec: JsonObject };
+
+  /** export: the name a second (third, ...) live object with an already-taken key is written under. */
+  duplicateName?(name: string, id: string): string;
+  /** export: what a file should say that fromWire alone does not settle; absent: the spec as is. */
+  exportSpec?(object: ExportCandidate): ExportDecision;
 }

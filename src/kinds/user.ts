@@ -1,8 +1,9 @@
+import { asJsonObject } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
-import { asObject, asString, encodeSegment, resolveOne } from './common.js';
+import { asString, encodeSegment, resolveOne } from './common.js';
 import type { KindModule } from './types.js';
 
-export const BUILTIN_ROLES = ['admin', 'member', 'read-only'] as const;
+const BUILTIN_ROLES = ['admin', 'member', 'read-only'] as const;
 
 function isBuiltinRole(role: string): boolean {
   return (BUILTIN_ROLES as readonly string[]).includes(role);
@@ -37,10 +38,25 @@ export const user: KindModule = {
   },
 
   fromWire(raw, resolveId) {
-    const roleObj = asObject(raw.role);
+    const roleObj = asJsonObject(raw.role);
     const roleId = asString(roleObj?.id) ?? asString(raw.role) ?? '';
     const roleName = asString(roleObj?.name) ?? roleId;
     const role = isBuiltinRole(roleId) ? roleId : (resolveId('Role', roleId) ?? roleName);
     return { name: (asString(raw.email) ?? '').toLowerCase(), spec: { name: asString(raw.name) ?? '', role } };
+  },
+
+  duplicateName(name, id) {
+    // metadata.name must stay an email address: plus-address the local part.
+    const at = name.lastIndexOf('@');
+    const tag = id.replace(/[^A-Za-z0-9._-]/g, '-');
+    return at > 0 ? `${name.slice(0, at)}+duplicate-${tag}${name.slice(at)}`.toLowerCase() : `${name} (duplicate ${id})`;
+  },
+
+  exportSpec({ name, spec }) {
+    if (typeof spec.name === 'string' && spec.name !== '') return { spec };
+    return {
+      spec: { ...spec, name },
+      warning: `User "${name}": the workspace has no name for this user; the file uses the email address`,
+    };
   },
 };

@@ -2,6 +2,7 @@
 // per dataset for dataset-scoped kinds), all concurrently; never a GET per object.
 import { ApiError } from '../api/errors.js';
 import type { ApiClient } from '../api/types.js';
+import { isJsonObject } from '../core/json.js';
 import type { JsonObject, JsonValue, KindName, LiveObject, LiveState } from '../core/types.js';
 import { encodeSegment } from '../kinds/common.js';
 import { KINDS } from '../kinds/index.js';
@@ -108,15 +109,8 @@ async function listOneDataset(client: ApiClient, kind: KindName, dataset: string
     if (err instanceof ApiError && err.status === 404) return undefined;
     throw err;
   }
-  return arrayOf(body, 'GET', path).map((item) => {
-    const raw: JsonObject = item.dataset === undefined || kind === 'DatasetField' ? { ...item, dataset } : item;
-    if (kind === 'DatasetField') {
-      const name = raw.name;
-      if (typeof name !== 'string' || name === '') throw new Error(`GET ${path}: a field without a name`);
-      return { kind, id: `${dataset}/${name}`, raw };
-    }
-    return liveObject(kind, raw, path);
-  });
+  // Each object carries the dataset it was listed under, so its natural key can name it.
+  return arrayOf(body, 'GET', path).map((item) => liveObject(kind, item.dataset === undefined ? { ...item, dataset } : item, path, dataset));
 }
 
 async function listDatasetNames(client: ApiClient): Promise<string[]> {
@@ -130,14 +124,22 @@ async function listDatasetNames(client: ApiClient): Promise<string[]> {
 function arrayOf(body: JsonValue, method: string, path: string): JsonObject[] {
   if (!Array.isArray(body)) throw new Error(`${method} ${path}: expected a JSON array, got ${describe(body)}`);
   return body.map((item) => {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+    if (!isJsonObject(item)) {
       throw new Error(`${method} ${path}: expected an array of objects, found ${describe(item)}`);
     }
     return item;
   });
 }
 
-function liveObject(kind: KindName, raw: JsonObject, path: string): LiveObject {
+function liveObject(kind: KindName, raw: JsonObject, path: string, dataset?: string): LiveObject {
+  const fromListItem = KINDS[kind].liveObjectFromListItem;
+  if (fromListItem) {
+    try {
+      return { kind, ...fromListItem(raw, dataset) };
+    } catch (err) {
+      throw new Error(`GET ${path}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
   const id = raw.id;
   if (typeof id === 'string' && id !== '') return { kind, id, raw };
   if (typeof id === 'number') return { kind, id: String(id), raw };

@@ -1,6 +1,7 @@
 // Which kinds (and, for dataset-scoped kinds, which datasets) a plan must read. Pure.
-import { KIND_NAMES, type Desired, type Inventory, type KindName, type Policy } from '../core/types.js';
-import { KINDS } from '../kinds/index.js';
+import type { Desired, Inventory, KindName, Policy } from '../core/types.js';
+import { datasetOfKey } from '../kinds/common.js';
+import { KIND_NAMES, KINDS } from '../kinds/index.js';
 
 export interface LiveScope {
   /** Kinds to list, in dependency order (KIND_NAMES). */
@@ -55,10 +56,4 @@ export function liveScope(desired: Desired, inventory: Inventory, policy: Policy
   }
   if (allDatasets.length > 0) scope.allDatasets = KIND_NAMES.filter((kind) => allDatasets.includes(kind));
   return scope;
-}
-
-/** Keys of dataset-scoped kinds are `dataset/name`. */
-function datasetOfKey(key: string): string | undefined {
-  const slash = key.indexOf('/');
-  return slash > 0 ? key.slice(0, slash) : undefined;
 }

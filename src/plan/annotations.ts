@@ -1,9 +1,9 @@
 // The per-object policies a resource carries in metadata.annotations.
 import type { DesiredResource, Policy } from '../core/types.js';
 
-export const ANNOTATION_PRUNE = 'wsync/prune';
+const ANNOTATION_PRUNE = 'wsync/prune';
 export const ANNOTATION_MODE = 'wsync/mode';
-export const ANNOTATION_IGNORE_FIELDS = 'wsync/ignore-fields';
+const ANNOTATION_IGNORE_FIELDS = 'wsync/ignore-fields';
 
 /** `wsync/ignore-fields: "description, properties.email"` -> [['description'], ['properties', 'email']]. */
 export function ignoredFields(resource: DesiredResource): string[][] {

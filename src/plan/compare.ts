@@ -2,18 +2,8 @@
 // that only real differences remain, then walked into field-level diffs.
 import type { FieldDiff, JsonObject, JsonValue } from '../core/types.js';
 import type { KindModule } from '../kinds/types.js';
-import { findPaths, getAt } from '../kinds/paths.js';
-import {
-  canonicalJson,
-  cloneJson,
-  deleteAt,
-  dropEmptyObject,
-  isEmptyValue,
-  isObject,
-  isPrefix,
-  jsonEqual,
-  putAt,
-} from './json.js';
+import { canonicalJson, cloneJson, compareText, dropEmptyObject, isEmptyValue, isJsonObject, jsonEqual } from '../core/json.js';
+import { deleteAt, findPaths, getAt, isPrefix, putAt } from '../core/json-paths.js';
 import { compareSecrets, type SecretState } from './secrets.js';
 
 export interface CompareInput {
@@ -64,7 +54,7 @@ export function compareSpecs(input: CompareInput): Comparison {
 
   const secret = compareSecrets(module, desired, live, ignore, input.secrets);
   diffs.push(...secret.diffs);
-  diffs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  diffs.sort((a, b) => compareText(a.path, b.path));
   return { diffs, secretUnknown: secret.unknown };
 }
 
@@ -84,7 +74,7 @@ function clean(
   for (const found of findPaths(cleaned, module.secretFields)) deleteAt(cleaned, found.segments);
   for (const [path, value] of withDefaults ? Object.entries(module.defaults) : []) {
     const segments = path.split('.');
-    if (isEmptyValue(getAt(cleaned, segments))) putAt(cleaned, segments, cloneJson(value as JsonValue));
+    if (isEmptyValue(getAt(cleaned, segments))) putAt(cleaned, segments, cloneJson(value));
   }
   for (const pattern of [...ignore.map((p) => p.join('.')), ...dropped]) {
     for (const found of findPaths(cleaned, [pattern])) deleteAt(cleaned, found.segments);
@@ -122,13 +112,13 @@ function walk(
   out: RawDiff[],
 ): void {
   if (desiredCanon === undefined && liveCanon === undefined) return;
-  const desiredIsObject = desiredCanon === undefined || isObject(desiredCanon);
-  const liveIsObject = liveCanon === undefined || isObject(liveCanon);
+  const desiredIsObject = desiredCanon === undefined || isJsonObject(desiredCanon);
+  const liveIsObject = liveCanon === undefined || isJsonObject(liveCanon);
   if (desiredIsObject && liveIsObject) {
-    const d = isObject(desired) ? desired : {};
-    const l = isObject(live) ? live : {};
-    const dc = isObject(desiredCanon) ? desiredCanon : {};
-    const lc = isObject(liveCanon) ? liveCanon : {};
+    const d = isJsonObject(desired) ? desired : {};
+    const l = isJsonObject(live) ? live : {};
+    const dc = isJsonObject(desiredCanon) ? desiredCanon : {};
+    const lc = isJsonObject(liveCanon) ? liveCanon : {};
     const keys = [...new Set([...Object.keys(dc), ...Object.keys(lc)])].sort();
     for (const key of keys) walk(d[key], l[key], dc[key], lc[key], [...at, key], out);
     return;

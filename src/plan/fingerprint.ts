@@ -2,17 +2,11 @@
 // against files or a workspace that have moved since, and say what moved.
 import { createHash } from 'node:crypto';
 import { REDACTED } from '../core/redact.js';
-import { changeRef, KIND_NAMES, type Desired, type JsonObject, type KindName, type LiveState, type Plan, type PlanFingerprint } from '../core/types.js';
-import { KINDS } from '../kinds/index.js';
-import { findPaths } from '../kinds/paths.js';
-import { canonicalJson, cloneJson, pointerSegments, replaceExisting } from './json.js';
+import { changeRef, type Desired, type JsonObject, type KindName, type LiveState, type Plan, type PlanFingerprint } from '../core/types.js';
+import { KIND_NAMES, KINDS } from '../kinds/index.js';
+import { canonicalJson, cloneJson, compareText } from '../core/json.js';
+import { findPaths, pointerSegments, replaceExisting } from '../core/json-paths.js';
 import { indexLive, type LiveIndex } from './live-index.js';
-
-/**
- * Wire fields that hold a secret but are not spec fields. An API token's secret is only answered
- * by create and regenerate, but a live state built from those answers must not carry it either.
- */
-const LIVE_SECRET_FIELDS: Partial<Record<KindName, readonly string[]>> = { ApiToken: ['token'] };
 
 function sha256(text: string): string {
   return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
@@ -33,7 +27,7 @@ export function specPointer(pointer: string): string {
 }
 
 function byText<T>(pick: (item: T) => string): (a: T, b: T) => number {
-  return (a, b) => (pick(a) < pick(b) ? -1 : pick(a) > pick(b) ? 1 : 0);
+  return (a, b) => compareText(pick(a), pick(b));
 }
 
 /**
@@ -55,7 +49,9 @@ export function fingerprintInputs(desired: Desired, live: LiveState, liveIndex: 
   const perKey = new Map<string, string[]>();
   for (const entry of liveIndex.entries) {
     const module = KINDS[entry.kind];
-    const raw = redactPaths(entry.object.raw, [...module.secretFields, ...(LIVE_SECRET_FIELDS[entry.kind] ?? [])]);
+    // An issued secret is only answered by create and replace, but a live state built from those answers must not carry it either.
+    const issued = module.issuedSecret ? [module.issuedSecret.wireField] : [];
+    const raw = redactPaths(entry.object.raw, [...module.secretFields, ...issued]);
     const hash = sha256(canonicalJson({ kind: entry.kind, id: entry.object.id, raw }));
     perId.push([entry.kind, entry.object.id, hash]);
     const ref = changeRef(entry.kind, entry.key);

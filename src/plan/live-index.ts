@@ -1,6 +1,7 @@
 // Live objects seen through their kind modules: wire shape -> (name, spec, natural key).
-import { KIND_NAMES, type JsonObject, type KindName, type LiveObject, type LiveState } from '../core/types.js';
-import { KINDS } from '../kinds/index.js';
+import { compareText } from '../core/json.js';
+import { type JsonObject, type KindName, type LiveObject, type LiveState } from '../core/types.js';
+import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import type { ResolveId } from '../kinds/types.js';
 
 export interface LiveEntry {
@@ -28,7 +29,7 @@ function idSlot(kind: KindName, id: string): string {
 function liveObjectsInOrder(live: LiveState): [KindName, LiveObject][] {
   const out: [KindName, LiveObject][] = [];
   for (const kind of KIND_NAMES) {
-    const objects = [...(live.objects[kind] ?? [])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const objects = [...(live.objects[kind] ?? [])].sort((a, b) => compareText(a.id, b.id));
     for (const object of objects) out.push([kind, object]);
   }
   return out;

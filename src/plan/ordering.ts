@@ -1,15 +1,13 @@
 // Writes run level by level (roles and notifiers before the users and monitors that need them);
 // deletes run after every write, in the reverse order.
-import { KIND_NAMES, type Change } from '../core/types.js';
+import { compareText } from '../core/json.js';
+import type { Change } from '../core/types.js';
+import { KIND_NAMES } from '../kinds/index.js';
 
 export interface Ordered {
   change: Change;
   /** The change is about an undeclared live object (a delete, or one that prune would delete). */
   removal: boolean;
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export function orderChanges(items: readonly Ordered[]): Change[] {

@@ -1,8 +1,9 @@
 // planChanges: desired state + live state + inventory + policy -> Plan. Pure: no I/O, no clock.
 import { sortDiagnostics } from '../core/diagnostics.js';
+import { pointerSegments } from '../core/json-paths.js';
 import {
+  ACTIONS,
   changeRef,
-  KIND_NAMES,
   type Action,
   type Change,
   type Desired,
@@ -14,12 +15,11 @@ import {
   type Plan,
   type Policy,
 } from '../core/types.js';
-import { KINDS } from '../kinds/index.js';
+import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import type { KindModule } from '../kinds/types.js';
 import { ignoredFields, isObserved } from './annotations.js';
 import { compareSpecs } from './compare.js';
 import { fingerprintInputs, specPointer } from './fingerprint.js';
-import { pointerSegments } from './json.js';
 import { indexLive, liveWithKey, type LiveEntry, type LiveIndex } from './live-index.js';
 import { orderChanges, type Ordered } from './ordering.js';
 import { applySafetyRules, Ownership, pruneReason } from './ownership.js';
@@ -27,12 +27,6 @@ import { checkReferences, nameIndexFrom } from './references.js';
 
 export const OBSERVE_REASON = 'observe mode: drift reported, not applied';
 const SECRET_UNKNOWN_REASON = 'sensitive value not known; will be written';
-
-const REPLACE_REASONS: Partial<Record<KindName, string>> = {
-  ApiToken: 'API tokens are immutable: regenerate with the new spec',
-};
-
-export const ACTIONS: readonly Action[] = ['create', 'update', 'replace', 'delete', 'adopt', 'noop', 'skipped', 'refused'];
 
 interface Context {
   live: LiveState;
@@ -55,11 +49,8 @@ function reasons(...given: (string | undefined)[]): { reason?: string } {
 }
 
 function missingReason(module: KindModule, resource: DesiredResource, spec: DesiredResource['spec']): string {
-  if (module.datasetOf) {
-    const noun = module.kind === 'DatasetField' ? 'field' : module.kind;
-    const origin = module.kind === 'DatasetField' ? ' (fields come from ingest)' : '';
-    return `${noun} "${resource.name}" does not exist in dataset "${module.datasetOf(spec)}" yet${origin}`;
-  }
+  if (module.missingReason) return module.missingReason(resource.name, spec);
+  if (module.datasetOf) return `${module.kind} "${resource.name}" does not exist in dataset "${module.datasetOf(spec)}" yet`;
   return `${module.kind} objects cannot be created through the API`;
 }
 
@@ -145,10 +136,7 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
 
   if (immutable.length === diffs.length) return { ...existing, action: entry ? 'skipped' : 'adopt', ...reasons(immutableReason) };
   if (!module.update) {
-    if (module.replace) {
-      const reason = REPLACE_REASONS[resource.kind] ?? `${resource.kind} objects cannot be changed in place: replaced with the new spec`;
-      return { ...existing, action: 'replace', ...reasons(reason, immutableReason, unknownReason) };
-    }
+    if (module.replace) return { ...existing, action: 'replace', ...reasons(module.replace.reason, immutableReason, unknownReason) };
     return { ...existing, action: 'skipped', reason: `${resource.kind} objects cannot be changed through the API` };
   }
   return { ...existing, action: entry ? 'update' : 'adopt', ...reasons(immutableReason, unknownReason) };

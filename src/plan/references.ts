@@ -3,7 +3,7 @@
 import { changeRef, type Change, type Desired, type DesiredResource, type Diagnostic, type JsonObject, type KindName, type LiveState } from '../core/types.js';
 import { UnresolvedReferenceError } from '../kinds/common.js';
 import { KINDS } from '../kinds/index.js';
-import { getAt } from '../kinds/paths.js';
+import { getAt } from '../core/json-paths.js';
 import type { Reference, ResolveName } from '../kinds/types.js';
 import { indexLive, type LiveIndex } from './live-index.js';
 

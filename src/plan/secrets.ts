@@ -2,9 +2,9 @@
 // applied, or, when no hash is recorded, against the live value in memory.
 import { hashSecret, TRUST_ON_FIRST_USE } from '../core/secret-hash.js';
 import type { FieldDiff, JsonObject, JsonValue } from '../core/types.js';
-import { findPaths, type MatchedPath } from '../kinds/paths.js';
+import { canonicalJson } from '../core/json.js';
+import { findPaths, patternIsPrefix, type MatchedPath } from '../core/json-paths.js';
 import type { KindModule } from '../kinds/types.js';
-import { canonicalJson, patternIsPrefix } from './json.js';
 
 export interface SecretState {
   /** HMAC key of the inventory; '' when there is no state yet (then hashes are not used). */

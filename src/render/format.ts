@@ -1,7 +1,7 @@
 // Pieces the three plan renderers share: action labels, value formatting, the summary sentence.
 import { hasErrors } from '../core/diagnostics.js';
 import { safeMessage, safeText } from '../core/safe-text.js';
-import type { Action, Change, FieldDiff, JsonValue, Plan } from '../core/types.js';
+import { isWriteAction, type Action, type Change, type FieldDiff, type JsonValue, type Plan } from '../core/types.js';
 
 export interface RenderOptions {
   /** Last line of defence: applied to the whole output (e.g. createRedactor(desired.secretValues)). */
@@ -22,9 +22,6 @@ export const ACTION_SYMBOL: Readonly<Record<Action, string>> = {
   skipped: '?',
   refused: '!',
 };
-
-/** Writes apply would make. */
-export const WRITE_ACTIONS: readonly Action[] = ['create', 'update', 'replace', 'delete', 'adopt'];
 
 /** Order of actions in summaries and tables. */
 export const ACTION_ORDER: readonly Action[] = ['create', 'update', 'replace', 'delete', 'adopt', 'skipped', 'refused', 'noop'];
@@ -73,7 +70,7 @@ export function isAppliable(plan: Plan): boolean {
 
 /** Would apply write anything (to the API, or to the inventory for an adoption)? */
 export function hasWrites(plan: Plan): boolean {
-  return plan.changes.some((c) => WRITE_ACTIONS.includes(c.action));
+  return plan.changes.some((c) => isWriteAction(c.action));
 }
 
 /**

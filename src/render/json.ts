@@ -1,6 +1,6 @@
 // The machine form of a plan (`plan --out plan.json`): versioned, keys sorted, changes in plan order.
 import type { JsonValue, Plan } from '../core/types.js';
-import { sortKeys } from '../plan/json.js';
+import { sortKeys } from '../core/json.js';
 import { applyRedaction, type RenderOptions } from './format.js';
 
 export const PLAN_FORMAT_VERSION = 1;

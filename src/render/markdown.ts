@@ -1,7 +1,8 @@
 // The pull-request comment form of a plan: summary table first, then refusals and errors, then
 // deletes (never folded: they are what a reviewer must see), then everything else folded by kind.
 import { safeLine, safeMessage, safeText } from '../core/safe-text.js';
-import { KIND_NAMES, type Action, type Change, type Diagnostic, type KindName, type Plan } from '../core/types.js';
+import type { Action, Change, Diagnostic, KindName, Plan } from '../core/types.js';
+import { KIND_NAMES } from '../kinds/index.js';
 import {
   ABSENT,
   ACTION_ORDER,

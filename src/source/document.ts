@@ -1,6 +1,6 @@
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node } from 'yaml';
 import type { Diagnostic, JsonObject, JsonValue, SourceLocation } from '../core/types.js';
-import { escapePointerSegment } from '../kinds/paths.js';
+import { escapePointerSegment } from '../core/json-paths.js';
 import { interpolate, type SecretSources } from './interpolate.js';
 import {
   MAX_ALIAS_EXPANSION,

@@ -1,3 +1,4 @@
+import { asJsonObject, isJsonObject } from '../core/json.js';
 import type { DesiredResource, Diagnostic, KindName } from '../core/types.js';
 import { isKindName, KINDS } from '../kinds/index.js';
 import { parseFile, type ParsedDocument } from './document.js';
@@ -42,9 +43,9 @@ function declarationOf(doc: ParsedDocument, outcome: DocumentOutcome): Declarati
   if (outcome.type === 'skipped' || value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const { kind, metadata } = value;
   if (typeof kind !== 'string' || !isKindName(kind)) return undefined;
-  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return undefined;
+  if (!isJsonObject(metadata)) return undefined;
   if (typeof metadata.name !== 'string') return undefined;
-  const spec = value.spec !== null && typeof value.spec === 'object' && !Array.isArray(value.spec) ? value.spec : {};
+  const spec = asJsonObject(value.spec) ?? {};
   const module = KINDS[kind];
   const shownName = doc.written.get('/metadata/name') ?? metadata.name;
   return { kind, key: module.keyOf(metadata.name, spec), writtenName: metadata.name, shownName, shownKey: module.keyOf(shownName, spec) };

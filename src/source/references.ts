@@ -1,6 +1,6 @@
 import type { DesiredResource, Diagnostic, JsonValue, KindName } from '../core/types.js';
 import { KINDS } from '../kinds/index.js';
-import { getAt, toPointer } from '../kinds/paths.js';
+import { getAt, toPointer } from '../core/json-paths.js';
 import { dottedPath } from './document.js';
 
 /**

@@ -1,12 +1,6 @@
-import {
-  KIND_NAMES,
-  type DesiredResource,
-  type Diagnostic,
-  type JsonObject,
-  type JsonValue,
-  type KindName,
-} from '../core/types.js';
-import { isKindName, KINDS } from '../kinds/index.js';
+import { isJsonObject } from '../core/json.js';
+import type { DesiredResource, Diagnostic, JsonObject, JsonValue, KindName } from '../core/types.js';
+import { isKindName, KIND_NAMES, KINDS } from '../kinds/index.js';
 import type { ParsedDocument } from './document.js';
 import { translateErrors } from './schema-errors.js';
 import { editDistance, suggestion } from './suggest.js';
@@ -22,15 +16,11 @@ export type DocumentOutcome =
   /** A wsync resource (or what looks like one) with problems, all in `diagnostics`. */
   | { type: 'invalid' };
 
-function isObject(value: JsonValue | undefined): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** Does text that is not a mapping look like a resource someone got wrong? */
 function mentionsResource(value: JsonValue): boolean {
   if (typeof value === 'string') return value.includes('apiVersion') || value.includes(API_VERSION);
   if (Array.isArray(value)) {
-    return value.some((item) => isObject(item) && typeof item.apiVersion === 'string' && item.apiVersion.startsWith('wsync'));
+    return value.some((item) => isJsonObject(item) && typeof item.apiVersion === 'string' && item.apiVersion.startsWith('wsync'));
   }
   return false;
 }
@@ -45,11 +35,11 @@ function error(doc: ParsedDocument, code: string, pointer: string, message: stri
 function label(doc: ParsedDocument): { kind?: string; name?: string } {
   if (doc.peek) return doc.peek.kind !== undefined && isKindName(doc.peek.kind) ? doc.peek : {};
   const value = doc.value;
-  if (!isObject(value)) return {};
+  if (!isJsonObject(value)) return {};
   const out: { kind?: string; name?: string } = {};
   if (typeof value.kind === 'string' && isKindName(value.kind)) out.kind = value.kind;
   const metadata = value.metadata;
-  if (isObject(metadata) && typeof metadata.name === 'string') {
+  if (isJsonObject(metadata) && typeof metadata.name === 'string') {
     out.name = doc.written.get('/metadata/name') ?? metadata.name;
   }
   return out;
@@ -71,7 +61,7 @@ export function labelDiagnostics(doc: ParsedDocument): void {
 export function toResource(doc: ParsedDocument): DocumentOutcome {
   const value = doc.value;
   if (value === undefined) return { type: 'invalid' };
-  if (!isObject(value)) {
+  if (!isJsonObject(value)) {
     if (!mentionsResource(value)) return { type: 'skipped' };
     error(doc, 'not-a-mapping', '', 'a resource document must be a mapping of apiVersion, kind, metadata and spec');
     return { type: 'invalid' };
@@ -84,7 +74,7 @@ export function toResource(doc: ParsedDocument): DocumentOutcome {
       error(doc, 'api-version', `/${near}`, `unknown field "${near}" (did you mean "apiVersion"?)`, near);
       return { type: 'invalid' };
     }
-    if (typeof value.kind === 'string' && isKindName(value.kind) && isObject(value.metadata)) {
+    if (typeof value.kind === 'string' && isKindName(value.kind) && isJsonObject(value.metadata)) {
       error(doc, 'api-version', '', `missing apiVersion (a ${value.kind} needs apiVersion: ${API_VERSION})`, 'apiVersion');
       return { type: 'invalid' };
     }
@@ -128,9 +118,9 @@ function validateResource(doc: ParsedDocument, value: JsonObject, kind: KindName
   const metadata = value.metadata as JsonObject;
   // Names compare in NFC (so do keys): what is written to the API is the NFC form too.
   const name = (metadata.name as string).normalize('NFC');
-  const spec = isObject(value.spec) ? value.spec : {};
+  const spec = isJsonObject(value.spec) ? value.spec : {};
   const annotations: Record<string, string> = {};
-  if (isObject(metadata.annotations)) {
+  if (isJsonObject(metadata.annotations)) {
     for (const [k, v] of Object.entries(metadata.annotations)) if (typeof v === 'string') annotations[k] = v;
   }
   return {

@@ -1,6 +1,7 @@
+import { isJsonObject } from '../core/json.js';
+import { escapePointerSegment, pointerSegments } from '../core/json-paths.js';
 import { forbiddenNameCharacter, NAME_PATTERN } from '../core/names.js';
 import type { Diagnostic, JsonValue, SourceLocation } from '../core/types.js';
-import { escapePointerSegment } from '../kinds/paths.js';
 import { dottedPath } from './document.js';
 import { loadSchemas } from './schema-files.js';
 import { suggestion } from './suggest.js';
@@ -42,25 +43,20 @@ const FORMAT_MESSAGES: Record<string, string> = {
 };
 
 function asNode(value: unknown): SchemaNode | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as SchemaNode) : undefined;
-}
-
-function unescapeSegment(segment: string): string {
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+  return isJsonObject(value) ? (value as SchemaNode) : undefined;
 }
 
 /** The segments of a JSON Pointer, array indexes as numbers (known by walking the data). */
 function locate(pointer: string, document: JsonValue): Located {
   const segments: (string | number)[] = [];
   let node: JsonValue | undefined = document;
-  for (const raw of pointer === '' ? [] : pointer.slice(1).split('/')) {
-    const segment = unescapeSegment(raw);
+  for (const segment of pointerSegments(pointer)) {
     if (Array.isArray(node) && /^\d+$/.test(segment)) {
       segments.push(Number(segment));
       node = node[Number(segment)];
     } else {
       segments.push(segment);
-      node = node !== null && typeof node === 'object' && !Array.isArray(node) ? node[segment] : undefined;
+      node = isJsonObject(node) ? node[segment] : undefined;
     }
   }
   return { pointer, segments };
@@ -249,7 +245,7 @@ class Translator {
   private properties(e: ErrorObject, at: Located, parent: SchemaNode | undefined): void {
     const p = prefix(at.segments);
     const data = dataAt(this.ctx.document, at.segments);
-    const present = data !== null && typeof data === 'object' && !Array.isArray(data) ? Object.keys(data) : [];
+    const present = isJsonObject(data) ? Object.keys(data) : [];
     const noun = ENTRY_NOUNS[typeof parent?.title === 'string' ? parent.title : ''] ?? 'field';
     const exactlyOne = parent?.minProperties === 1 && parent.maxProperties === 1;
     if (exactlyOne && present.length === 0) {

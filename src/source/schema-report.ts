@@ -1,5 +1,4 @@
-import { KIND_NAMES } from '../core/types.js';
-import { KINDS, parseKindName } from '../kinds/index.js';
+import { KIND_NAMES, KINDS, parseKindName } from '../kinds/index.js';
 import { schemaDir } from '../util/package-root.js';
 import { loadSchemas, schemaDescription } from './schema-files.js';
 

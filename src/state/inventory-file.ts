@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isJsonObject } from '../core/json.js';
 import type { Inventory, InventoryEntry } from '../core/types.js';
 import { isKindName } from '../kinds/index.js';
 
@@ -44,10 +45,6 @@ export function serializeInventory(entries: readonly InventoryEntry[]): string {
   return `${JSON.stringify({ version: 1, entries: sortEntries(entries) }, null, 2)}\n`;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 export function parseInventory(text: string, file: string): InventoryEntry[] {
   let doc: unknown;
   try {
@@ -55,19 +52,19 @@ export function parseInventory(text: string, file: string): InventoryEntry[] {
   } catch (err) {
     throw new InventoryFileError(file, `not valid JSON (${(err as Error).message})`);
   }
-  if (!isRecord(doc)) throw new InventoryFileError(file, 'expected an object with "version" and "entries"');
+  if (!isJsonObject(doc)) throw new InventoryFileError(file, 'expected an object with "version" and "entries"');
   if (doc.version !== 1) throw new InventoryFileError(file, `unsupported version ${JSON.stringify(doc.version)} (expected 1)`);
   if (!Array.isArray(doc.entries)) throw new InventoryFileError(file, '"entries" must be an array');
   return doc.entries.map((raw: unknown, i: number): InventoryEntry => {
     const at = `entries[${i}]`;
-    if (!isRecord(raw)) throw new InventoryFileError(file, `${at} must be an object`);
+    if (!isJsonObject(raw)) throw new InventoryFileError(file, `${at} must be an object`);
     const { kind, key, id, secretHashes, pruneDisabled } = raw;
     if (typeof kind !== 'string' || !isKindName(kind)) throw new InventoryFileError(file, `${at}.kind: unknown kind ${JSON.stringify(kind)}`);
     if (typeof key !== 'string' || key === '') throw new InventoryFileError(file, `${at}.key must be a non-empty string`);
     if (typeof id !== 'string' || id === '') throw new InventoryFileError(file, `${at}.id must be a non-empty string`);
     const entry: InventoryEntry = { kind, key, id };
     if (secretHashes !== undefined) {
-      if (!isRecord(secretHashes) || !Object.values(secretHashes).every((v) => typeof v === 'string')) {
+      if (!isJsonObject(secretHashes) || !Object.values(secretHashes).every((v) => typeof v === 'string')) {
         throw new InventoryFileError(file, `${at}.secretHashes must map JSON Pointers to strings`);
       }
       entry.secretHashes = secretHashes as Record<string, string>;

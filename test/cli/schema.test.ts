@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KIND_NAMES } from '../../src/core/types.js';
-import { KINDS } from '../../src/kinds/index.js';
+import { KIND_NAMES, KINDS } from '../../src/kinds/index.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { runCli } from './run-cli.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KIND_NAMES } from '../../src/core/types.js';
+import { KIND_NAMES } from '../../src/kinds/index.js';
 import { ExportUsageError, parseKinds, readScope, schemaBaseFor } from '../../src/export/run.js';
 
 describe('parseKinds', () => {

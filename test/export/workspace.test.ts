@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { DEFAULT_POLICY, KIND_NAMES, type Inventory, type JsonObject, type KindName, type LiveState } from '../../src/core/types.js';
+import { KIND_NAMES } from '../../src/kinds/index.js';
+import { DEFAULT_POLICY, type Inventory, type JsonObject, type KindName, type LiveState } from '../../src/core/types.js';
 import { exportWorkspace, type ExportResult } from '../../src/export/index.js';
 import type { SchemaSet } from '../../src/export/schema-order.js';
 import { planChanges } from '../../src/plan/index.js';

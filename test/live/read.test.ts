@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/types.js';
-import { KIND_NAMES, type LiveState } from '../../src/core/types.js';
+import type { LiveState } from '../../src/core/types.js';
+import { KIND_NAMES } from '../../src/kinds/index.js';
 import { listKind, readLive, type LiveScope } from '../../src/live/index.js';
 import { ADMIN_TOKEN, startTestEmulator, workspaceSeed, type TestEmulator } from '../api/emulator-helper.js';
 

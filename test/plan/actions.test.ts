@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OBSERVE_REASON } from '../../src/plan/index.js';
 import { changeOf, desiredOf, inventoryOf, liveOf, owns, plan, policyOf, resource } from './builders.js';
-import { CHANGEABLE, KIND_CASES, type KindCase } from './kind-cases.js';
+import { caseOf, CHANGEABLE, KIND_CASES, type KindCase } from './kind-cases.js';
 
 const byKind = <T extends KindCase>(cases: T[]) => cases.map((c) => [c.kind, c] as const);
 
@@ -9,9 +9,9 @@ describe('planChanges: each action for each kind', () => {
   it.each(byKind(KIND_CASES))('%s: declared, not live -> create (DatasetField: skipped, fields come from ingest)', (kind, c) => {
     const p = plan(desiredOf(resource(kind, c.name, c.spec)), liveOf(c.context));
     const change = changeOf(p, kind, c.key);
-    if (kind === 'DatasetField') {
+    if (c.whenMissing !== undefined) {
       expect(change.action).toBe('skipped');
-      expect(change.reason).toBe('field "duration_ms" does not exist in dataset "http" yet (fields come from ingest)');
+      expect(change.reason).toBe(c.whenMissing);
     } else {
       expect(change.action).toBe('create');
       expect(change.id).toBeUndefined();
@@ -38,8 +38,12 @@ describe('planChanges: each action for each kind', () => {
   it.each(byKind(CHANGEABLE))('%s: owned and different -> update (ApiToken: replace)', (kind, c) => {
     const p = plan(desiredOf(resource(kind, c.name, c.changed.spec)), liveOf([c.live, ...c.context]), inventoryOf([owns(c.live, c.key)]));
     const change = changeOf(p, kind, c.key);
-    expect(change.action).toBe(kind === 'ApiToken' ? 'replace' : 'update');
-    if (kind === 'ApiToken') expect(change.reason).toBe('API tokens are immutable: regenerate with the new spec');
+    if (c.whenChanged === 'update') {
+      expect(change.action).toBe('update');
+    } else {
+      expect(change.action).toBe('replace');
+      expect(change.reason).toBe(c.whenChanged.replace);
+    }
     expect(change.diffs.map((d) => d.path)).toContain(c.changed.path);
     expect(change.id).toBe(c.live.id);
   });
@@ -47,7 +51,7 @@ describe('planChanges: each action for each kind', () => {
   it.each(byKind(CHANGEABLE))('%s: not owned and different -> adopt with the diffs (ApiToken: replace)', (kind, c) => {
     const p = plan(desiredOf(resource(kind, c.name, c.changed.spec)), liveOf([c.live, ...c.context]));
     const change = changeOf(p, kind, c.key);
-    expect(change.action).toBe(kind === 'ApiToken' ? 'replace' : 'adopt');
+    expect(change.action).toBe(c.whenChanged === 'update' ? 'adopt' : 'replace');
     expect(change.owned).toBe(false);
     expect(change.diffs.map((d) => d.path)).toContain(c.changed.path);
   });
@@ -77,7 +81,7 @@ describe('planChanges: each action for each kind', () => {
       inventoryOf([owns(c.live, c.key)]),
       policyOf({ prune: true, maxDeleteRatio: 1, allowEmpty: true }),
     );
-    if (kind === 'Org' || kind === 'DatasetField') {
+    if (c.neverDeleted) {
       expect(p.changes).toEqual([]);
       return;
     }
@@ -87,7 +91,7 @@ describe('planChanges: each action for each kind', () => {
     expect(p.refusals).toEqual([]);
   });
 
-  it.each(byKind(KIND_CASES.filter((c) => c.kind !== 'Org' && c.kind !== 'DatasetField')))(
+  it.each(byKind(KIND_CASES.filter((c) => !c.neverDeleted)))(
     '%s: a prune over the delete budget -> refused, with refusals',
     (kind, c) => {
       const p = plan(desiredOf(), liveOf([c.live, ...c.context]), inventoryOf([owns(c.live, c.key)]), policyOf({ prune: true }));
@@ -103,7 +107,7 @@ describe('planChanges: each action for each kind', () => {
     const p = plan(desiredOf(...resources), liveOf(KIND_CASES.flatMap((c) => c.context)));
     for (const change of p.changes) {
       expect(change.source).toEqual({ file: `f/${change.kind}.yaml`, line: 3, column: 1 });
-      expect(change.level).toBe(change.kind === 'Role' || change.kind === 'Notifier' || change.kind === 'Org' ? 0 : change.kind === 'User' ? 1 : 2);
+      expect(change.level).toBe(caseOf(change.kind).level);
     }
     expect(Object.values(p.summary).reduce((a, b) => a + b, 0)).toBe(p.changes.length);
   });
@@ -111,7 +115,7 @@ describe('planChanges: each action for each kind', () => {
 
 describe('planChanges: special cases of actions', () => {
   it('User: a name change alone is reported as skipped; with a role change it is an update that says so', () => {
-    const live = KIND_CASES.find((c) => c.kind === 'User')!.live;
+    const live = caseOf('User').live;
     const inv = inventoryOf([owns(live, 'ada@example.com')]);
     const nameOnly = plan(desiredOf(resource('User', 'ada@example.com', { name: 'Ada L.', role: 'member' })), liveOf([live]), inv);
     expect(changeOf(nameOnly, 'User', 'ada@example.com')).toMatchObject({
@@ -131,11 +135,11 @@ describe('planChanges: special cases of actions', () => {
   });
 
   it('policy mode observe: creates, updates and deletes are all skipped, noops stay noops', () => {
-    const [role, notifier, , , monitor] = KIND_CASES;
+    const [role, notifier, monitor] = [caseOf('Role'), caseOf('Notifier'), caseOf('Monitor')];
     const p = plan(
-      desiredOf(resource('Role', role!.name, role!.spec), resource('Monitor', monitor!.name, monitor!.changed!.spec), resource('Notifier', notifier!.name, notifier!.spec)),
-      liveOf([monitor!.live, notifier!.live, wire2()]),
-      inventoryOf([owns(monitor!.live, 'errors'), owns(notifier!.live, 'team-email'), owns(wire2(), 'old')]),
+      desiredOf(resource('Role', role.name, role.spec), resource('Monitor', monitor.name, monitor.changed!.spec), resource('Notifier', notifier.name, notifier.spec)),
+      liveOf([monitor.live, notifier.live, wire2()]),
+      inventoryOf([owns(monitor.live, 'errors'), owns(notifier.live, 'team-email'), owns(wire2(), 'old')]),
       policyOf({ mode: 'observe', prune: true, maxDeleteRatio: 1 }),
     );
     expect(changeOf(p, 'Role', 'sre')).toMatchObject({ action: 'skipped', reason: OBSERVE_REASON });
@@ -146,7 +150,7 @@ describe('planChanges: special cases of actions', () => {
   });
 
   it('an unowned object equal to the file is not adopted in observe mode (noop), nor refused by --no-adopt', () => {
-    const role = KIND_CASES[0]!;
+    const role = caseOf('Role');
     const observed = resource('Role', role.name, role.spec, { annotations: { 'wsync/mode': 'observe' } });
     const p = plan(desiredOf(observed), liveOf([role.live]), inventoryOf(), policyOf({ adopt: false }));
     expect(changeOf(p, 'Role', 'sre')).toMatchObject({ action: 'noop', owned: false });
@@ -154,13 +158,13 @@ describe('planChanges: special cases of actions', () => {
   });
 
   it('User: an unowned user whose only diff is the name is adopted, saying the name is not applied', () => {
-    const live = KIND_CASES.find((c) => c.kind === 'User')!.live;
+    const live = caseOf('User').live;
     const p = plan(desiredOf(resource('User', 'ada@example.com', { name: 'Ada L.', role: 'member' })), liveOf([live]));
     expect(changeOf(p, 'User', 'ada@example.com')).toMatchObject({ action: 'adopt', reason: 'name changes are not applied through the API' });
   });
 
   it('Orgs are never deleted, not even when declared authoritative', () => {
-    const org = KIND_CASES.find((c) => c.kind === 'Org')!.live;
+    const org = caseOf('Org').live;
     const p = plan(desiredOf(), liveOf([org]), inventoryOf([owns(org, 'acme')]), policyOf({ prune: true, pruneAll: ['Org'], allowEmpty: true, maxDeleteRatio: 1 }));
     expect(p.changes).toEqual([]);
   });
@@ -175,8 +179,8 @@ describe('planChanges: special cases of actions', () => {
   });
 
   it('a kind whose live list was not read cannot be planned (absence would read as "create")', () => {
-    const [, notifier] = KIND_CASES;
-    const p = plan(desiredOf(resource('Notifier', notifier!.name, notifier!.spec)), liveOf([], { listedKinds: ['Monitor'] }));
+    const notifier = caseOf('Notifier');
+    const p = plan(desiredOf(resource('Notifier', notifier.name, notifier.spec)), liveOf([], { listedKinds: ['Monitor'] }));
     expect(p.diagnostics.map((d) => d.code)).toEqual(['not-listed']);
     expect(p.summary.create).toBe(0);
   });

@@ -2,7 +2,6 @@
 // objects in the wire shape the emulator answers (server defaults filled, PagerDuty blanked).
 import {
   DEFAULT_POLICY,
-  KIND_NAMES,
   type Change,
   type Desired,
   type DesiredResource,
@@ -16,7 +15,7 @@ import {
   type Policy,
   type SourceLocation,
 } from '../../src/core/types.js';
-import { KINDS } from '../../src/kinds/index.js';
+import { KIND_NAMES, KINDS } from '../../src/kinds/index.js';
 import { planChanges } from '../../src/plan/index.js';
 
 export const DATASETS = ['http', 'checkout'];

@@ -1,10 +1,20 @@
 // One declared resource per kind with its live twin (equal in meaning, shaped as the emulator
-// answers it: defaults filled, sets in another order, timestamps in another form).
+// answers it: defaults filled, sets in another order, timestamps in another form), and what the
+// planner does with it. A record by kind: a new kind does not compile until it has its case.
 import type { JsonObject, KindName, LiveObject } from '../../src/core/types.js';
+import { KIND_NAMES } from '../../src/kinds/index.js';
 import { wire } from './builders.js';
 
 export interface KindCase {
   kind: KindName;
+  /** Dependency level of the kind. */
+  level: number;
+  /** Declared but not live: the reason it is skipped; absent when it is created. */
+  whenMissing?: string;
+  /** Owned and different: updated in place, or replaced (with this reason). */
+  whenChanged: 'update' | { replace: string };
+  /** Never deleted by wsync, whatever prune says. */
+  neverDeleted?: true;
   name: string;
   key: string;
   spec: JsonObject;
@@ -17,9 +27,11 @@ export interface KindCase {
 
 const ada = wire.user('usr_ada', 'ada@example.com', 'Ada');
 
-export const KIND_CASES: KindCase[] = [
-  {
+const CASES: Record<KindName, KindCase> = {
+  Role: {
     kind: 'Role',
+    level: 0,
+    whenChanged: 'update',
     name: 'sre',
     key: 'sre',
     spec: { description: 'SREs', orgCapabilities: { monitors: ['read', 'create'] } },
@@ -27,8 +39,10 @@ export const KIND_CASES: KindCase[] = [
     changed: { spec: { description: 'Platform', orgCapabilities: { monitors: ['read', 'create'] } }, path: 'description' },
     context: [],
   },
-  {
+  Notifier: {
     kind: 'Notifier',
+    level: 0,
+    whenChanged: 'update',
     name: 'team-email',
     key: 'team-email',
     spec: { properties: { email: { emails: ['b@example.com', 'a@example.com'] } } },
@@ -36,16 +50,21 @@ export const KIND_CASES: KindCase[] = [
     changed: { spec: { properties: { email: { emails: ['c@example.com'] } } }, path: 'properties.email.emails' },
     context: [],
   },
-  {
+  Org: {
     kind: 'Org',
+    level: 0,
+    whenChanged: 'update',
+    neverDeleted: true,
     name: 'acme',
     key: 'acme',
     spec: {},
     live: wire.org('org-acme-abc123', 'acme'),
     context: [],
   },
-  {
+  User: {
     kind: 'User',
+    level: 1,
+    whenChanged: 'update',
     name: 'Ada@Example.com',
     key: 'ada@example.com',
     spec: { name: 'Ada', role: 'member' },
@@ -53,8 +72,10 @@ export const KIND_CASES: KindCase[] = [
     changed: { spec: { name: 'Ada', role: 'admin' }, path: 'role' },
     context: [],
   },
-  {
+  Monitor: {
     kind: 'Monitor',
+    level: 2,
+    whenChanged: 'update',
     name: 'errors',
     key: 'errors',
     spec: { type: 'Threshold', aplQuery: "['http'] | count", operator: 'Above', threshold: 25, intervalMinutes: 5, rangeMinutes: 10 },
@@ -72,8 +93,10 @@ export const KIND_CASES: KindCase[] = [
     },
     context: [],
   },
-  {
+  StarredQuery: {
     kind: 'StarredQuery',
+    level: 2,
+    whenChanged: 'update',
     name: 'Slow',
     key: 'ada@example.com/Slow',
     spec: { owner: 'Ada@Example.com', dataset: 'http', query: { apl: "['http'] | top 10 by d" } },
@@ -81,8 +104,10 @@ export const KIND_CASES: KindCase[] = [
     changed: { spec: { owner: 'ada@example.com', dataset: 'http', query: { apl: "['http'] | top 5 by d" } }, path: 'query.apl' },
     context: [ada],
   },
-  {
+  VirtualField: {
     kind: 'VirtualField',
+    level: 2,
+    whenChanged: 'update',
     name: 'dur',
     key: 'http/dur',
     spec: { dataset: 'http', expression: 'd / 1000' },
@@ -90,8 +115,12 @@ export const KIND_CASES: KindCase[] = [
     changed: { spec: { dataset: 'http', expression: 'd / 1e3', unit: 's' }, path: 'expression' },
     context: [],
   },
-  {
+  DatasetField: {
     kind: 'DatasetField',
+    level: 2,
+    whenMissing: 'field "duration_ms" does not exist in dataset "http" yet (fields come from ingest)',
+    whenChanged: 'update',
+    neverDeleted: true,
     name: 'duration_ms',
     key: 'http/duration_ms',
     spec: { dataset: 'http', description: 'Time to last byte', unit: 'ms' },
@@ -99,8 +128,10 @@ export const KIND_CASES: KindCase[] = [
     changed: { spec: { dataset: 'http', description: 'Latency', unit: 'ms' }, path: 'description' },
     context: [],
   },
-  {
+  Annotation: {
     kind: 'Annotation',
+    level: 2,
+    whenChanged: 'update',
     name: 'Deploy',
     key: 'deploy/Deploy',
     spec: { type: 'deploy', datasets: ['http', 'checkout'], time: '2026-03-01T12:00:00Z' },
@@ -108,8 +139,10 @@ export const KIND_CASES: KindCase[] = [
     changed: { spec: { type: 'deploy', datasets: ['http', 'checkout'], time: '2026-03-01T12:00:00Z', description: 'v2' }, path: 'description' },
     context: [],
   },
-  {
+  ApiToken: {
     kind: 'ApiToken',
+    level: 2,
+    whenChanged: { replace: 'API tokens are immutable: regenerate with the new spec' },
     name: 'ci',
     key: 'ci',
     spec: { description: 'CI', orgCapabilities: { annotations: ['read', 'create'] } },
@@ -117,6 +150,13 @@ export const KIND_CASES: KindCase[] = [
     changed: { spec: { description: 'CI v2', orgCapabilities: { annotations: ['read', 'create'] } }, path: 'description' },
     context: [],
   },
-];
+};
+
+export const KIND_CASES: KindCase[] = KIND_NAMES.map((kind) => CASES[kind]);
+
+/** The case of one kind. */
+export function caseOf(kind: KindName): KindCase {
+  return CASES[kind];
+}
 
 export const CHANGEABLE = KIND_CASES.filter((c): c is KindCase & { changed: NonNullable<KindCase['changed']> } => c.changed !== undefined);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DesiredResource, JsonObject, LiveObject, Plan } from '../../src/core/types.js';
 import { KINDS } from '../../src/kinds/index.js';
-import { findPaths } from '../../src/kinds/paths.js';
+import { findPaths } from '../../src/core/json-paths.js';
 import { OBSERVE_REASON } from '../../src/plan/index.js';
 import { renderJson, renderMarkdown, renderText } from '../../src/render/index.js';
 import { desiredOf, inventoryOf, liveOf, obj, owns, plan, policyOf, resource } from '../plan/builders.js';

@@ -1,7 +1,8 @@
 // For every kind: a valid document, then broken variants of it, each failing with the field named
 // and the line of the offending node.
 import { describe, expect, it } from 'vitest';
-import { KIND_NAMES, type KindName } from '../../src/core/types.js';
+import type { KindName } from '../../src/core/types.js';
+import { KIND_NAMES } from '../../src/kinds/index.js';
 import { errorsOf, readOne } from './helpers.js';
 
 interface Variant {

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KINDS } from '../../src/kinds/index.js';
-import { isKindName } from '../../src/kinds/index.js';
+import type { KindName } from '../../src/core/types.js';
+import { isKindName, KIND_NAMES, KINDS } from '../../src/kinds/index.js';
 import { checkReferences, readDesired } from '../../src/source/index.js';
 import { packageRoot } from '../../src/util/package-root.js';
 
@@ -22,6 +22,9 @@ function yamlFiles(dir: string): string[] {
   });
 }
 
+// A demo should not create organizations; the end-to-end tests declare one of their own.
+const WITHOUT_EXAMPLE: readonly KindName[] = ['Org'];
+
 const SCHEMA_LINE = /^# yaml-language-server: \$schema=(\S+)$/;
 
 describe('config-examples', () => {
@@ -32,6 +35,10 @@ describe('config-examples', () => {
     expect(desired.resources.length).toBeGreaterThanOrEqual(9);
     // Whatever else lives there (deployment manifests) is skipped, not mistaken for resources.
     expect(desired.resources.length + desired.stats.skipped).toBe(desired.stats.documents);
+    // Every kind has its example: the demo and the end-to-end tests run them against the emulator.
+    for (const kind of KIND_NAMES.filter((k) => !WITHOUT_EXAMPLE.includes(k))) {
+      expect(desired.resources.some((r) => r.kind === kind), kind).toBe(true);
+    }
   });
 
   const resourceFiles = yamlFiles(examples).filter((f) => readFileSync(f, 'utf8').includes('apiVersion: wsync/v1'));

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { hasErrors } from '../../src/core/diagnostics.js';
-import { KIND_NAMES, type Desired } from '../../src/core/types.js';
+import type { Desired } from '../../src/core/types.js';
+import { KIND_NAMES } from '../../src/kinds/index.js';
 import { desiredFromTexts } from '../../src/source/index.js';
 import { renderValidation, runValidate } from '../../src/source/validate-report.js';
 

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../src/core/types.js';
+import {
+  deleteAt,
+  findPaths,
+  getAt,
+  isPrefix,
+  matchesPattern,
+  patternIsPrefix,
+  pointerSegments,
+  putAt,
+  replaceExisting,
+  toPointer,
+  withoutValueAt,
+  withValueAt,
+} from '../../src/core/json-paths.js';
+
+describe('spec paths', () => {
+  const spec = {
+    properties: { customWebhook: { url: 'u', secretHeaders: { Authorization: 'a', 'X/Key~1': 'b' } } },
+  };
+
+  it('finds every value under a wildcard pattern, in key order', () => {
+    const found = findPaths(spec, ['properties.customWebhook.secretHeaders.*', 'properties.slack.slackUrl']);
+    expect(found.map((f) => f.dotted)).toEqual([
+      'properties.customWebhook.secretHeaders.Authorization',
+      'properties.customWebhook.secretHeaders.X/Key~1',
+    ]);
+    expect(found[1]?.pointer).toBe('/properties/customWebhook/secretHeaders/X~1Key~01');
+  });
+
+  it('matches patterns segment by segment', () => {
+    expect(matchesPattern(['orgCapabilities', 'monitors'], 'orgCapabilities.*')).toBe(true);
+    expect(matchesPattern(['orgCapabilities'], 'orgCapabilities.*')).toBe(false);
+  });
+
+  it('reads and writes without changing the input', () => {
+    expect(getAt(spec, ['properties', 'customWebhook', 'url'])).toBe('u');
+    const next = withValueAt(spec, ['properties', 'customWebhook', 'url'], 'v');
+    expect(getAt(next, ['properties', 'customWebhook', 'url'])).toBe('v');
+    expect(spec.properties.customWebhook.url).toBe('u');
+    expect(toPointer(['a', 0, 'b/c'])).toBe('/a/0/b~1c');
+  });
+
+  it('turns pointers into segments and back, escapes included', () => {
+    expect(pointerSegments('')).toEqual([]);
+    expect(pointerSegments('/a/b~1c/d~0e')).toEqual(['a', 'b/c', 'd~e']);
+    expect(toPointer(pointerSegments('/a/b~1c/d~0e'))).toBe('/a/b~1c/d~0e');
+  });
+
+  it('tells prefixes apart, with and without wildcards', () => {
+    expect(isPrefix(['a'], ['a', 'b'])).toBe(true);
+    expect(isPrefix(['a', 'b'], ['a'])).toBe(false);
+    expect(patternIsPrefix(['a', '*'], ['a', 'x', 'y'])).toBe(true);
+    expect(patternIsPrefix(['b', '*'], ['a', 'x'])).toBe(false);
+  });
+
+  it('removes a value in a copy, leaving the input as it was', () => {
+    const next = withoutValueAt(spec, ['properties', 'customWebhook', 'url']);
+    expect(getAt(next, ['properties', 'customWebhook', 'url'])).toBeUndefined();
+    expect(getAt(next, ['properties', 'customWebhook', 'secretHeaders', 'Authorization'])).toBe('a');
+    expect(spec.properties.customWebhook.url).toBe('u');
+    expect(withoutValueAt(spec, ['nope', 'x'])).toBe(spec);
+  });
+
+  it('puts and deletes in place, creating objects on the way', () => {
+    const root: JsonObject = { a: 1 };
+    putAt(root, ['b', 'c'], 2);
+    expect(root).toEqual({ a: 1, b: { c: 2 } });
+    expect(deleteAt(root, ['b', 'c'])).toBe(true);
+    expect(deleteAt(root, ['b', 'c'])).toBe(false);
+    expect(root).toEqual({ a: 1, b: {} });
+  });
+
+  it('replaces only values that exist, array items included', () => {
+    const root: JsonObject = { list: ['x', 'y'], o: { k: 'v' } };
+    replaceExisting(root, ['list', '1'], 'Y');
+    replaceExisting(root, ['list', '5'], 'Z');
+    replaceExisting(root, ['o', 'k'], 'V');
+    replaceExisting(root, ['o', 'missing'], 'M');
+    expect(root).toEqual({ list: ['x', 'Y'], o: { k: 'V' } });
+  });
+
+  it('never reaches the prototype through a path from a file', () => {
+    const root: JsonObject = {};
+    expect(getAt(root, ['__proto__'])).toBeUndefined();
+    expect(getAt(root, ['toString'])).toBeUndefined();
+    expect(findPaths(root, ['constructor'])).toEqual([]);
+    putAt(root, ['__proto__', 'polluted'], true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.keys(root)).toEqual(['__proto__']);
+    const copy = withValueAt({}, ['__proto__'], 'x');
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy)).toEqual(['__proto__']);
+  });
+});

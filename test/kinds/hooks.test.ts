@@ -1,0 +1,109 @@
+// The hooks through which a kind module says what is special about its kind: the engine calls
+// them and never names a kind.
+import { describe, expect, it } from 'vitest';
+import { KIND_NAMES, KINDS } from '../../src/kinds/index.js';
+
+describe('replace: how a kind that cannot change in place is replaced', () => {
+  it('regenerates an API token with the new spec, expiring the old one at the time of the write', () => {
+    const replace = KINDS.ApiToken.replace;
+    expect(replace?.reason).toBe('API tokens are immutable: regenerate with the new spec');
+    const request = replace?.request('tok/1', { name: 't', description: 'd' }, new Date('2026-01-02T03:04:05Z'));
+    expect(request).toEqual({
+      endpoint: { method: 'POST', path: '/v2/tokens/tok%2F1/regenerate' },
+      body: { existingTokenExpiresAt: '2026-01-02T03:04:05.000Z', newToken: { name: 't', description: 'd' } },
+    });
+  });
+
+  it('is declared only by kinds without an update, and every replaced kind gives its reason', () => {
+    for (const kind of KIND_NAMES) {
+      const module = KINDS[kind];
+      if (module.replace) {
+        expect(module.update, kind).toBeUndefined();
+        expect(module.replace.reason, kind).not.toBe('');
+      }
+    }
+  });
+});
+
+describe('issuedSecret: a secret only the answer to a write carries', () => {
+  it('names the wire field of an API token that holds its secret, which is server-owned (never compared or sent)', () => {
+    expect(KINDS.ApiToken.issuedSecret).toEqual({ wireField: 'token' });
+    expect(KINDS.ApiToken.serverOwned).toContain('token');
+    const wire = KINDS.ApiToken.toWire('t', { description: 'd' }, () => undefined);
+    expect(wire).not.toHaveProperty('token');
+  });
+
+  it('is declared only by kinds that can be created', () => {
+    for (const kind of KIND_NAMES) if (KINDS[kind].issuedSecret) expect(KINDS[kind].create, kind).toBeDefined();
+  });
+});
+
+describe('liveObjectFromListItem: how a listed item is addressed', () => {
+  const fromListItem = KINDS.DatasetField.liveObjectFromListItem;
+
+  it('addresses a dataset field by dataset and name, and stamps the dataset it was listed under', () => {
+    expect(fromListItem?.({ name: 'duration_ms', type: 'float', dataset: 'stale' }, 'checkout')).toEqual({
+      id: 'checkout/duration_ms',
+      raw: { name: 'duration_ms', type: 'float', dataset: 'checkout' },
+    });
+  });
+
+  it('refuses a field without a name: it could not be addressed', () => {
+    expect(() => fromListItem?.({ type: 'float' }, 'checkout')).toThrow('a field without a name');
+    expect(() => fromListItem?.({ name: '' }, 'checkout')).toThrow('a field without a name');
+  });
+});
+
+describe('missingReason: why a declared object that does not exist is not created', () => {
+  it('says a dataset field comes from ingest', () => {
+    expect(KINDS.DatasetField.missingReason?.('duration_ms', { dataset: 'http' })).toBe(
+      'field "duration_ms" does not exist in dataset "http" yet (fields come from ingest)',
+    );
+  });
+
+  it('is given by every kind that cannot be created', () => {
+    for (const kind of KIND_NAMES) if (!KINDS[kind].create) expect(KINDS[kind].missingReason, kind).toBeDefined();
+  });
+});
+
+describe('duplicateName: the name export gives a second object with a taken key', () => {
+  it('plus-addresses a user, so metadata.name stays an email address', () => {
+    expect(KINDS.User.duplicateName?.('Ada@Example.com', 'usr 1/x')).toBe('ada+duplicate-usr-1-x@example.com');
+  });
+
+  it('falls back to a plain suffix for a user name that is not an email address', () => {
+    expect(KINDS.User.duplicateName?.('ada', 'usr_1')).toBe('ada (duplicate usr_1)');
+  });
+});
+
+describe('exportSpec: what a file says that fromWire alone does not settle', () => {
+  it('writes a dataset field only when a setting differs from its default, without the ingest type', () => {
+    const exportSpec = KINDS.DatasetField.exportSpec;
+    const base = { id: 'http/d', name: 'd' };
+    expect(exportSpec?.({ ...base, spec: { dataset: 'http', description: '', hidden: false, unit: '', type: 'integer' } })).toEqual({});
+    expect(exportSpec?.({ ...base, spec: { dataset: 'http', description: 'Latency', unit: '', type: 'integer' } })).toEqual({
+      spec: { dataset: 'http', description: 'Latency', unit: '' },
+    });
+    expect(exportSpec?.({ ...base, spec: { dataset: 'http', hidden: true } })).toEqual({ spec: { dataset: 'http', hidden: true } });
+  });
+
+  it('names a user without a name by its email address, and says so', () => {
+    const decision = KINDS.User.exportSpec?.({ id: 'usr_1', name: 'ada@example.com', spec: { name: '', role: 'member' } });
+    expect(decision).toEqual({
+      spec: { name: 'ada@example.com', role: 'member' },
+      warning: 'User "ada@example.com": the workspace has no name for this user; the file uses the email address',
+    });
+    expect(KINDS.User.exportSpec?.({ id: 'usr_1', name: 'a@b.c', spec: { name: 'Ada', role: 'admin' } })).toEqual({
+      spec: { name: 'Ada', role: 'admin' },
+    });
+  });
+
+  it('skips a notifier without exactly one channel, and says why', () => {
+    const exportSpec = KINDS.Notifier.exportSpec;
+    const warning = 'Notifier "n" (id notify_1): skipped, a resource file needs exactly one channel under properties';
+    expect(exportSpec?.({ id: 'notify_1', name: 'n', spec: { properties: {} } })).toEqual({ warning });
+    expect(exportSpec?.({ id: 'notify_1', name: 'n', spec: { properties: { slack: {}, email: {} } } })).toEqual({ warning });
+    const one = { properties: { email: { emails: ['a@b.c'] } } };
+    expect(exportSpec?.({ id: 'notify_1', name: 'n', spec: one })).toEqual({ spec: one });
+  });
+});
