@@ -374,7 +374,7 @@ export class Daemon {
       error: record.message,
     };
     if (ok) this.log.info(summary, 'reconcile');
-    else if (record.result === 'missing') this.log.warn(summary, 'reconcile');
+    else if (record.result === 'missing' || record.result === 'stopped') this.log.warn(summary, 'reconcile');
     else this.log.error(summary, 'reconcile');
     return ok ? 'success' : 'failure';
   }

@@ -9,6 +9,7 @@ export type ReconcileResult =
   | 'invalid'
   | 'unappliable'
   | 'refused'
+  | 'stopped'
   /** DIR (or the link's target) does not exist yet: nothing read, nothing written. */
   | 'missing'
   /** An exception: the API unreachable, the state locked, a bug. */

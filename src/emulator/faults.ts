@@ -86,14 +86,17 @@ function checkRate(name: string, value: unknown): number {
   return value;
 }
 
+/** The longest delay a Node timer keeps: a longer one fires at once (with a warning), not late. */
+export const MAX_LATENCY_MS = 2 ** 31 - 1;
+
 function checkLatency(value: unknown): [number, number] {
   if (
     !Array.isArray(value) ||
     value.length !== 2 ||
-    !value.every((ms) => Number.isInteger(ms) && ms >= 0) ||
+    !value.every((ms) => Number.isInteger(ms) && ms >= 0 && ms <= MAX_LATENCY_MS) ||
     value[0] > value[1]
   ) {
-    throw badRequest('faults: field "latencyMs" must be [min, max] with 0 <= min <= max, in milliseconds');
+    throw badRequest(`faults: field "latencyMs" must be [min, max] with 0 <= min <= max, in milliseconds (at most ${MAX_LATENCY_MS})`);
   }
   return [value[0], value[1]];
 }

@@ -41,7 +41,9 @@ export type ReconcileStatus =
   /** mode apply: every change succeeded (or there was nothing to do). */
   | 'applied'
   /** mode apply: at least one change failed. */
-  | 'failed';
+  | 'failed'
+  /** mode apply: stopped (SIGTERM) before every change was made; none failed. */
+  | 'stopped';
 
 export interface ReconcileOutcome {
   status: ReconcileStatus;
@@ -89,7 +91,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
       onChange: input.onChange,
       signal: input.signal,
     });
-    return { ...base, result, status: result.failed > 0 ? 'failed' : 'applied' };
+    return { ...base, result, status: result.failed > 0 ? 'failed' : result.aborted ? 'stopped' : 'applied' };
   } finally {
     if (state && !input.state) await state.close();
   }

@@ -7,16 +7,22 @@ import { isKindName } from '../kinds/index.js';
 export const INVENTORY_FILE = 'inventory.json';
 export const HASH_KEY_FILE = 'hash.key';
 
-/** The inventory file cannot be used. Never reset it silently: that would orphan owned objects. */
+const INVENTORY_HINT =
+  'The inventory records which objects wsync owns; fix or restore the file ' +
+  '(deleting it makes wsync forget what it owns, so nothing would be pruned)';
+
+const HASH_KEY_HINT =
+  'It is the key of the secret hashes in the inventory; restore it from a backup, or delete it: a new key ' +
+  'is then made, and the next apply writes every secret value once more (it can no longer tell which changed)';
+
+/** A file of the state directory cannot be used. Never reset it silently: that would orphan owned objects. */
 export class InventoryFileError extends Error {
   constructor(
     readonly file: string,
     detail: string,
+    hint: string = INVENTORY_HINT,
   ) {
-    super(
-      `${file}: ${detail}. The inventory records which objects wsync owns; fix or restore the file ` +
-        '(deleting it makes wsync forget what it owns, so nothing would be pruned)',
-    );
+    super(`${file}: ${detail}. ${hint}`);
     this.name = 'InventoryFileError';
   }
 }
@@ -93,10 +99,7 @@ export async function readHashKey(stateDir: string): Promise<string | undefined>
   if (text === undefined) return undefined;
   const key = text.trim();
   if (!/^[0-9a-f]{64}$/i.test(key)) {
-    throw new InventoryFileError(
-      join(stateDir, HASH_KEY_FILE),
-      'expected 64 hex digits (the key of the secret hashes in the inventory)',
-    );
+    throw new InventoryFileError(join(stateDir, HASH_KEY_FILE), 'expected 64 hex digits', HASH_KEY_HINT);
   }
   return key;
 }

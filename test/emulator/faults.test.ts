@@ -1,6 +1,7 @@
 // Fault injection and rate limiting: resets, writes applied then dropped, random 5xx, latency,
 // determinism under --seed, runtime changes through /_emulator/faults, and 429 windows.
 import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
 import { bodies } from './fixtures.js';
 import { ADMIN_TOKEN, startHarness, type Harness } from './harness.js';
 
@@ -103,6 +104,11 @@ describe('fault injection', () => {
     expect(bad.status).toBe(400);
     expect((bad.body as { message: string }).message).toMatch(/faultRate/);
     expect((await harness.call('POST', '/_emulator/faults', { body: { latencyMs: [5, 1] } })).status).toBe(400);
+    // Node's timers take at most 2^31-1 ms: a longer delay would fire at once, not late.
+    const tooLong = await harness.call('POST', '/_emulator/faults', { body: { latencyMs: [0, 2 ** 31] } });
+    expect(tooLong.status).toBe(400);
+    expect((tooLong.body as { message: string }).message).toMatch(/at most 2147483647/);
+    await expect(startEmulator({ port: 0, latencyMs: [2 ** 31, 2 ** 31] })).rejects.toThrow(/latencyMs.*at most 2147483647/);
     expect((await harness.call('POST', '/_emulator/faults', { body: { bogus: 1 } })).status).toBe(400);
   });
 

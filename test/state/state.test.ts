@@ -49,6 +49,14 @@ describe('loadInventory', () => {
     expect(await readFile(join(dir, 'inventory.json'), 'utf8')).toBe('{"version": 1, "entries": [');
   });
 
+  it("names a broken hash.key with its own hint, not the inventory's", async () => {
+    await writeFile(join(dir, 'hash.key'), 'not-a-key\n');
+    const err = await loadInventory(dir).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InventoryFileError);
+    expect((err as Error).message).toMatch(/hash\.key: expected 64 hex digits\. It is the key of the secret hashes/);
+    expect((err as Error).message).not.toContain('The inventory records which objects wsync owns');
+  });
+
   it('rejects entries of an unknown kind, naming the entry', async () => {
     await writeFile(join(dir, 'inventory.json'), JSON.stringify({ version: 1, entries: [{ kind: 'Dashboard', key: 'a', id: 'x' }] }));
     await expect(loadInventory(dir)).rejects.toThrow(/entries\[0\]\.kind: unknown kind "Dashboard"/);

@@ -37,12 +37,16 @@ function probability(value: string): number {
   return parsed;
 }
 
+/** The longest delay a Node timer keeps (the emulator refuses more). */
+const MAX_LATENCY_MS = 2 ** 31 - 1;
+
 /** `MIN-MAX` or a single `MS`, in milliseconds. */
 function latencyRange(value: string): [number, number] {
   const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(value);
   const min = Number(match?.[1]);
   const max = match?.[2] === undefined ? min : Number(match[2]);
   if (!match || min > max) throw new InvalidArgumentError(`expected MIN-MAX milliseconds such as 10-50, got "${value}"`);
+  if (max > MAX_LATENCY_MS) throw new InvalidArgumentError(`at most ${MAX_LATENCY_MS} ms (what a timer can wait), got "${value}"`);
   return [min, max];
 }
 
