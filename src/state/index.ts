@@ -4,10 +4,10 @@ import { isAbsolute, join, relative } from 'node:path';
 import type { Inventory, InventoryEntry, KindName } from '../core/types.js';
 import { writeFileAtomic } from './atomic.js';
 import { HASH_KEY_FILE, INVENTORY_FILE, loadInventory, readHashKey, serializeInventory, sortEntries } from './inventory-file.js';
-import { acquireLock, type LockOwner } from './lock.js';
+import { acquireLock, StateLockLostError, type HeldLock, type LockOptions, type LockOwner } from './lock.js';
 
 export { loadInventory, InventoryFileError } from './inventory-file.js';
-export { StateLockedError, type LockOwner } from './lock.js';
+export { DEFAULT_LOCK_LEASE_MS, StateLockedError, StateLockLostError, type LockOwner } from './lock.js';
 export { writeTokenSecret, tokenFileName } from './tokens.js';
 export { writeFileAtomic } from './atomic.js';
 
@@ -16,6 +16,8 @@ export interface OpenStateOptions {
   lock: boolean;
   /** Where warnings go (a stale lock taken over); default stderr. */
   warn?: (message: string) => void;
+  /** The lock's lease and clock (tests). */
+  lease?: LockOptions;
 }
 
 /** The inventory of a state directory, opened for writing. */
@@ -32,6 +34,8 @@ export interface StateHandle {
   flush(): Promise<void>;
   /** Flushes and releases the lock. */
   close(): Promise<void>;
+  /** Renews the lock's lease now (a timer does it every quarter of the lease while the handle is open). */
+  renewLock(): Promise<void>;
 }
 
 /** The state directory as a user would name it: relative to the working directory when inside it. */
@@ -51,7 +55,7 @@ async function ensureHashKey(stateDir: string): Promise<string> {
 export async function openState(stateDir: string, options: OpenStateOptions): Promise<StateHandle> {
   const warn = options.warn ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
-  const lock = options.lock ? await acquireLock(stateDir, displayStateDir(stateDir), warn) : undefined;
+  const lock = options.lock ? await acquireLock(stateDir, displayStateDir(stateDir), warn, options.lease) : undefined;
   try {
     const loaded = await loadInventory(stateDir);
     const hashKey = await ensureHashKey(stateDir);
@@ -70,7 +74,7 @@ function createHandle(
   dir: string,
   initial: InventoryEntry[],
   hashKey: string,
-  lock: Awaited<ReturnType<typeof acquireLock>> | undefined,
+  lock: HeldLock | undefined,
 ): StateHandle {
   const file = join(dir, INVENTORY_FILE);
   // One entry per (kind, key); `ids` finds the entry of an id (forget, and a record under a new key).
@@ -109,6 +113,8 @@ function createHandle(
 
   function assertOpen(): void {
     if (closed) throw new Error(`state directory ${displayStateDir(dir)}: the inventory was already closed`);
+    // Another process holds the lock now: two writers of one inventory would lose records.
+    if (lock?.lost !== undefined) throw new StateLockLostError(displayStateDir(dir), lock.lost);
   }
 
   return {
@@ -136,6 +142,9 @@ function createHandle(
     },
     flush() {
       return chain;
+    },
+    renewLock() {
+      return lock?.refresh() ?? Promise.resolve();
     },
     async close() {
       if (closed) return;

@@ -122,7 +122,7 @@ describe('openState', () => {
     expect(err).toBeInstanceOf(StateLockedError);
     expect((err as Error).message).toMatch(new RegExp(`is locked by pid ${process.pid} \\(started .+\\); another apply is running`));
     const lock = JSON.parse(await readFile(join(dir, 'lock'), 'utf8')) as { pid: number; hostname: string; startedAt: string };
-    expect(lock).toEqual({ pid: process.pid, hostname: hostname(), startedAt: expect.any(String) });
+    expect(lock).toEqual({ pid: process.pid, hostname: hostname(), startedAt: expect.any(String), leaseMs: 60_000 });
     await first.close();
     await expect(stat(join(dir, 'lock'))).rejects.toThrow(/ENOENT/);
     const second = await openState(dir, { lock: true });
@@ -148,10 +148,10 @@ describe('openState', () => {
     await state.close();
   });
 
-  it('does not take over a lock held on another host', async () => {
+  it('does not take over a lock held on another host while its lease runs', async () => {
     await writeFile(join(dir, 'lock'), JSON.stringify({ pid: 1, hostname: 'elsewhere.example', startedAt: '2026-01-01T00:00:00.000Z' }));
     const err = await openState(dir, { lock: true }).catch((e: unknown) => e);
-    expect((err as Error).message).toMatch(/locked by pid 1 on elsewhere\.example .*if it no longer runs there, remove .*lock/);
+    expect((err as Error).message).toMatch(/locked by pid 1 on elsewhere\.example .*if it no longer runs, the lock is taken over once its lease expires at 20\d\d-/);
   });
 
   it('opens without a lock when asked (read-mostly users)', async () => {
