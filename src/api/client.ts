@@ -5,6 +5,7 @@ import { safeLine } from '../core/safe-text.js';
 import type { JsonValue } from '../core/types.js';
 import { ApiError } from './errors.js';
 import { RateLimiter, systemClock } from './rate-limiter.js';
+import { isCertificateError, isConnectFailure, Reachability } from './reachability.js';
 import { backoffDelay, DEFAULT_BACKOFF, parseNumber, parseRateLimitReset, parseRetryAfter } from './retry.js';
 import type { ApiClient, ApiRequest, ApiResponse, ApiStats, ConnectionConfig, HttpMethod } from './types.js';
 import { parseApiUrl } from './url.js';
@@ -18,11 +19,6 @@ export const DEFAULT_RETRY_BUDGET_MS = 60_000;
 /** Longest server message kept in an error: enough to explain, not enough to dump a page. */
 const MAX_SERVER_MESSAGE = 500;
 
-/**
- * Codes of failures that happen before a request is written to a connection: nothing reached the
- * server, so even a POST can be sent again.
- */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
 interface Answered {
   answered: true;
@@ -51,6 +47,7 @@ export function createApiClient(config: ConnectionConfig): ApiClient {
   // At most maxConcurrency attempts in flight; the rest wait in order.
   const gate = pLimit(Math.ceil(maxConcurrency));
   const stats: ApiStats = { requests: 0, byMethodStatus: {}, retries: 0, rateLimited: 0 };
+  const reachability = new Reachability();
 
   function urlOf(req: ApiRequest): { url: string; query: string } {
     if (!req.path.startsWith('/')) throw new TypeError(`API path must start with "/": ${req.path}`);
@@ -131,9 +128,13 @@ export function createApiClient(config: ConnectionConfig): ApiClient {
     const { url, query } = urlOf(req);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
     const where = { method: req.method, path: req.path, query };
+    const refused = reachability.refusal();
+    if (refused !== undefined) throw new ApiError({ ...where, noAnswer: true, notSent: true, notAttempted: refused, attempts: 0 });
     for (let attempts = 1; ; attempts++) {
       const result = await attempt(req.method, url, body);
       record(req.method, result.answered ? result.status : 0);
+      if (!result.answered && result.notSent) reachability.failedToConnect(result.code);
+      else reachability.reached();
 
       if (result.answered && result.status >= 200 && result.status < 300) {
         return { status: result.status, body: parseBody<T>(result, where, attempts, config.token), headers: result.headers };
@@ -153,6 +154,8 @@ export function createApiClient(config: ConnectionConfig): ApiClient {
     if (!result.answered) {
       // undici refused to build the request (e.g. a header value it cannot send): no retry helps.
       if (result.code === 'UND_ERR_INVALID_ARG') return undefined;
+      // A certificate does not change between attempts; a server gone is not retried into.
+      if (isCertificateError(result.code) || reachability.gone) return undefined;
       // A POST that may have reached the server is never sent twice: apply re-lists instead.
       if (method === 'POST' && !result.notSent) return undefined;
       return jittered;
@@ -172,6 +175,9 @@ export function createApiClient(config: ConnectionConfig): ApiClient {
   const client: ApiClient = {
     request,
     stats,
+    get unreachable() {
+      return reachability.reason;
+    },
     onAttempt: undefined,
     async close() {
       await agent.close();
@@ -202,7 +208,7 @@ function parseBody<T>(result: Answered, where: Where, attempts: number, token: (
 
 function errorOf(result: Attempt, where: Where, attempts: number, token: () => string): ApiError {
   if (!result.answered) {
-    return new ApiError({ ...where, code: result.code, detail: result.detail, noAnswer: true, attempts });
+    return new ApiError({ ...where, code: result.code, detail: result.detail, noAnswer: true, notSent: result.notSent, attempts });
   }
   const { message, code } = serverError(result.text);
   return new ApiError({
@@ -238,7 +244,7 @@ function noAnswerOf(err: unknown, timeoutMs: number, token: () => string): Attem
   }
   const code = errorCode(err) ?? 'ENETWORK';
   const message = err instanceof Error ? err.message : String(err);
-  return { answered: false, code, detail: scrub(oneLine(message), token), notSent: NOT_SENT_CODES.has(code) };
+  return { answered: false, code, detail: scrub(oneLine(message), token), notSent: isConnectFailure(code) };
 }
 
 function errorCode(err: unknown): string | undefined {

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { connectFailureText } from './reachability.js';
 import type { HttpMethod } from './types.js';
 
 export interface ApiErrorInit {
@@ -13,6 +14,10 @@ export interface ApiErrorInit {
   /** Low-level reason when no answer came (e.g. `socket hang up`); never holds request data. */
   detail?: string;
   noAnswer?: boolean;
+  /** The connection could not be made (refused, no such host, certificate): nothing was sent. */
+  notSent?: boolean;
+  /** Why the request was not even tried (the server is gone): nothing was sent. */
+  notAttempted?: string;
   maybeApplied?: boolean;
   attempts: number;
 }
@@ -30,6 +35,8 @@ export class ApiError extends Error {
   readonly code?: string;
   /** No HTTP answer came (timeout, reset, socket closed): for a POST, the server may or may not have acted. */
   readonly noAnswer: boolean;
+  /** Nothing of the request reached the server (it could not connect, or did not try): safe to send again. */
+  readonly notSent: boolean;
   /** A POST answered 5xx: the server may have applied it before failing, so it was not retried. */
   readonly maybeApplied: boolean;
   /** HTTP attempts made for this request, retries included. */
@@ -44,6 +51,7 @@ export class ApiError extends Error {
     this.serverMessage = init.serverMessage;
     this.code = init.code;
     this.noAnswer = init.noAnswer ?? false;
+    this.notSent = init.notSent ?? false;
     this.maybeApplied = init.maybeApplied ?? false;
     this.attempts = init.attempts;
   }
@@ -52,10 +60,16 @@ export class ApiError extends Error {
 function apiErrorMessage(init: ApiErrorInit): string {
   const where = `${init.method} ${init.path}${init.query ? `?${init.query}` : ''}`;
   let text: string;
-  if (init.status === undefined) {
+  if (init.notAttempted !== undefined) {
+    return `${where}: not attempted: ${init.notAttempted}; nothing was sent`;
+  } else if (init.status === undefined) {
     const why = [init.code, init.detail].filter((s) => s !== undefined && s !== '').join(': ');
-    text = `${where}: no answer${why ? ` (${why})` : ''}`;
-    if (init.method === 'POST') text += '; the server may or may not have applied it';
+    if (init.notSent && init.code !== undefined) {
+      text = `${where}: ${connectFailureText(init.code)}${why ? ` (${why})` : ''}: nothing was sent`;
+    } else {
+      text = `${where}: no answer${why ? ` (${why})` : ''}`;
+      if (init.method === 'POST') text += '; the server may or may not have applied it';
+    }
   } else {
     const reason = STATUS_CODES[init.status];
     text = `${where}: ${init.status}${reason ? ` ${reason}` : ''}`;

@@ -34,6 +34,11 @@ export interface ApiClient {
    */
   request<T = JsonValue>(req: ApiRequest): Promise<ApiResponse<T>>;
   readonly stats: ApiStats;
+  /**
+   * Why the server is taken to be gone (a run of refused connections, no such host), or undefined:
+   * while it is, requests fail at once without sending anything (one is tried every few seconds).
+   */
+  readonly unreachable?: string | undefined;
   /** Called for every HTTP attempt (metrics hook). */
   onAttempt?: (method: HttpMethod, status: number) => void;
   close(): Promise<void>;

@@ -45,9 +45,9 @@ interface DeferredRole {
   id: string;
 }
 
-/** A POST whose fate is unknown: no answer came, or a 5xx that may have followed the write. */
+/** A POST whose fate is unknown: no answer came (after it was sent), or a 5xx that may have followed the write. */
 function isUnanswered(err: unknown): boolean {
-  return err instanceof ApiError && (err.noAnswer || err.maybeApplied);
+  return err instanceof ApiError && ((err.noAnswer && !err.notSent) || err.maybeApplied);
 }
 
 function liveRef(kind: KindName, id: string): string {
@@ -164,6 +164,12 @@ export class ApplyRun {
     if (this.input.signal?.aborted) {
       this.aborted = true;
       finish('skipped', 0, { message: 'not started: apply was stopped' });
+      return;
+    }
+    // The client found the server gone: no new write starts (each would fail at once anyway).
+    const unreachable = this.input.client.unreachable;
+    if (unreachable !== undefined) {
+      finish('skipped', 0, { message: `not attempted: ${unreachable}; nothing was sent` });
       return;
     }
 

@@ -1,0 +1,40 @@
+// End to end: a server whose TLS certificate names another host. The CLI trusts the certificate's
+// issuer (NODE_EXTRA_CA_CERTS), so what fails is the name: one attempt per request, no retries,
+// and a message that says nothing was sent (#17.10).
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/util/package-root.js';
+import { makeTree } from '../source/helpers.js';
+import { runCli } from './run-cli.js';
+
+const TLS = join(packageRoot(), 'test', 'api', 'tls');
+const server = createServer({ key: readFileSync(join(TLS, 'server.key')), cert: readFileSync(join(TLS, 'server.pem')) }, (_req, res) => res.end('[]'));
+let connections = 0;
+server.on('connection', () => connections++);
+const tree = makeTree({ 'org.yaml': 'apiVersion: wsync/v1\nkind: Org\nmetadata:\n  name: acme\n' });
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+});
+afterAll(() => {
+  server.close();
+  tree.cleanup();
+});
+
+describe('a TLS certificate for another name', () => {
+  it('is reported as such after one attempt, never retried', async () => {
+    const { port } = server.address() as AddressInfo;
+    const result = await runCli(['plan', tree.dir], {
+      WSYNC_URL: `https://127.0.0.1:${port}`,
+      WSYNC_TOKEN: 'tls-test-token',
+      NODE_EXTRA_CA_CERTS: join(TLS, 'ca.pem'),
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/plan: GET \/v2\/orgs: the server's TLS certificate was not accepted \(ERR_TLS_CERT_ALTNAME_INVALID: .*\): nothing was sent\n/);
+    // One list request, one connection: the name does not change between attempts.
+    expect(connections).toBe(1);
+  });
+});
