@@ -21,4 +21,19 @@ export default tseslint.config(
       'no-constant-condition': ['error', { checkLoops: false }],
     },
   },
+  {
+    // Only the command layer knows about flags, exit codes and terminals; the layers below take
+    // typed options and never import it (issue #14).
+    files: ['src/**/*.ts'],
+    ignores: ['src/cli/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'commander', message: 'Only src/cli/ parses the command line.' }],
+          patterns: [{ group: ['**/cli/*', '**/cli/**'], message: 'Nothing below src/cli/ imports the command layer.' }],
+        },
+      ],
+    },
+  },
 );

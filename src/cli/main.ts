@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../util/package-root.js';
 import { registerCommands } from './commands/index.js';
-import { expandPruneSpellings, PolicyFlagError } from './policy-options.js';
+import { expandPruneSpellings, PolicyFlagError } from './policy.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };

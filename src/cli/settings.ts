@@ -1,7 +1,11 @@
-import { ConfigError, resolveConnection, type ConnectionFlags } from '../api/connection.js';
+// The one path every setting takes: flags, then the environment, then DIR/wsync.yaml (DESIGN.md
+// "Configuration"). What the layers below receive is the typed result, never the flags.
+import { ConfigError } from '../api/errors.js';
 import type { ConnectionConfig } from '../api/types.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
+import type { Diagnostic } from '../core/types.js';
 import { configAsEnv, readWorkspaceConfig } from '../source/config.js';
+import { resolveConnection, type ConnectionFlags } from './connection.js';
 
 /** The flags every command that talks to the API shares (strings as commander hands them over). */
 export interface SettingsFlags {
@@ -24,8 +28,27 @@ export interface CommandSettings {
   env: Record<string, string | undefined>;
 }
 
+export interface LayeredEnvironment {
+  /** The environment with wsync.yaml's settings filled in underneath it (empty values dropped). */
+  env: Record<string, string | undefined>;
+  /** wsync.yaml's timeout, which has no environment variable. */
+  timeoutMs?: number;
+  /** Problems of wsync.yaml, naming its line and field. */
+  diagnostics: Diagnostic[];
+}
+
+/** The environment over DIR/wsync.yaml; without a DIR (export writes one), the environment alone. */
+export function layeredEnvironment(dir: string | undefined, env: Record<string, string | undefined>): LayeredEnvironment {
+  const { config, diagnostics } = dir === undefined ? { config: {}, diagnostics: [] } : readWorkspaceConfig(dir);
+  const merged: Record<string, string | undefined> = { ...configAsEnv(config) };
+  for (const [key, value] of Object.entries(env)) if (value !== undefined && value !== '') merged[key] = value;
+  const layered: LayeredEnvironment = { env: merged, diagnostics };
+  if (config.timeoutMs !== undefined) layered.timeoutMs = config.timeoutMs;
+  return layered;
+}
+
 /** The connection part of the flags, typed for resolveConnection (commander gives strings). */
-export function connectionFlagsOf(flags: SettingsFlags, timeoutFallback?: number): ConnectionFlags {
+function connectionFlagsOf(flags: SettingsFlags, timeoutFallback?: number): ConnectionFlags {
   const timeout = flags.timeout ?? timeoutFallback;
   return {
     url: flags.url,
@@ -37,13 +60,16 @@ export function connectionFlagsOf(flags: SettingsFlags, timeoutFallback?: number
   };
 }
 
-/** Flags, then environment, then DIR/wsync.yaml (DESIGN.md "Configuration"). Throws ConfigError. */
-export function resolveSettings(dir: string, flags: SettingsFlags, env: Record<string, string | undefined>): CommandSettings {
-  const { config, diagnostics } = readWorkspaceConfig(dir);
-  if (diagnostics.length > 0) throw new ConfigError(diagnostics.map(formatDiagnostic).join('\n'));
-  const merged: Record<string, string | undefined> = { ...configAsEnv(config) };
-  for (const [key, value] of Object.entries(env)) if (value !== undefined && value !== '') merged[key] = value;
-  const connection = resolveConnection(connectionFlagsOf(flags, config.timeoutMs), merged);
+/** Flags, then environment, then DIR/wsync.yaml when DIR is given. Throws ConfigError. */
+export function resolveSettings(
+  dir: string | undefined,
+  flags: SettingsFlags,
+  env: Record<string, string | undefined>,
+): CommandSettings {
+  const layered = layeredEnvironment(dir, env);
+  if (layered.diagnostics.length > 0) throw new ConfigError(layered.diagnostics.map(formatDiagnostic).join('\n'));
+  const merged = layered.env;
+  const connection = resolveConnection(connectionFlagsOf(flags, layered.timeoutMs), merged);
   const settings: CommandSettings = { connection, env: merged };
   const stateDir = flags.stateDir ?? merged.WSYNC_STATE_DIR;
   if (stateDir) settings.stateDir = stateDir;

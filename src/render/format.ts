@@ -73,15 +73,6 @@ export function hasWrites(plan: Plan): boolean {
   return plan.changes.some((c) => isWriteAction(c.action));
 }
 
-/**
- * `plan --detailed-exitcode`: 1 when the plan cannot be applied (error diagnostics or refusals),
- * 2 when apply would write something, else 0 (drift only observed, or nothing at all).
- */
-export function detailedExitCode(plan: Plan): 0 | 1 | 2 {
-  if (!isAppliable(plan)) return 1;
-  return hasWrites(plan) ? 2 : 0;
-}
-
 export function applyRedaction(text: string, options: RenderOptions | undefined): string {
   return options?.redact ? options.redact(text) : text;
 }

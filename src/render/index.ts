@@ -5,7 +5,6 @@ export { parsePlanJson, PLAN_FORMAT_VERSION, renderJson } from './json.js';
 export { codeSpan, escapeMarkdown, renderMarkdown } from './markdown.js';
 export {
   ACTION_SYMBOL,
-  detailedExitCode,
   formatDiff,
   formatValue,
   hasPendingChanges,

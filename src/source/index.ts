@@ -1,7 +1,8 @@
-import { stat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { sortDiagnostics } from '../core/diagnostics.js';
 import type { Desired, DesiredResource, Diagnostic, KindName, SourceLocation } from '../core/types.js';
-import { listYamlFiles, readText } from './files.js';
+import { listYamlFiles, readText, type ListedFile, type ListingProblem } from './files.js';
 import { createSecretSources, type SecretSources } from './interpolate.js';
 import { DEFAULT_TREE_LIMITS, type TreeLimits } from './limits.js';
 import { processFile, processText, type FileResult } from './process-file.js';
@@ -99,33 +100,27 @@ function dirProblem(dir: string, message: string): Desired {
   };
 }
 
-/**
- * Reads every resource file under `dir` (*.yaml, *.yml; not in dot-folders or node_modules).
- * Never throws for bad input: every problem is a Diagnostic. Resources come in file-path order,
- * then document order; files are named relative to `dir` with `/` separators.
- */
-export async function readDesired(dir: string, options: ReadOptions = {}): Promise<Desired> {
-  try {
-    const info = await stat(dir);
-    if (!info.isDirectory()) return dirProblem(dir, 'not a directory');
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    return dirProblem(dir, code === 'ENOENT' ? 'no such directory' : `cannot be read${code ? ` (${code})` : ''}`);
-  }
-  const sources = sourcesFor(options);
-  const limits = { ...DEFAULT_TREE_LIMITS, ...options.limits };
-  const listing = listYamlFiles(dir);
-  const results: FileResult[] = listing.problems.map((problem) => ({
+function listingProblem(problem: ListingProblem): FileResult {
+  return {
     diagnostics: [{ severity: 'error', code: 'file', file: problem.path, line: 1, column: 1, message: problem.message }],
     documents: [],
-  }));
+  };
+}
+
+/**
+ * Reads the files in order, within the tree's limits: past one, reading stops with an error at
+ * the file where it stopped.
+ */
+async function readFiles(files: readonly { file: ListedFile; sources: SecretSources }[], given: Partial<TreeLimits> = {}): Promise<FileResult[]> {
+  const limits = { ...DEFAULT_TREE_LIMITS, ...given };
+  const results: FileResult[] = [];
   let bytesLeft = limits.maxBytes;
   let resources = 0;
   let lastYield = performance.now();
   // Synchronous reads and one thread: the thread pool's round trips and a second parsing thread
   // were both measured slower on a busy two-core machine. A long read still lets the event loop
   // breathe now and then, for a daemon answering health checks meanwhile.
-  for (const file of listing.files) {
+  for (const { file, sources } of files) {
     const content = readText(file, bytesLeft);
     if ('overLimit' in content) {
       results.push(overLimit(file.path, `the files hold more than ${sizeText(limits.maxBytes)} in total`, 'WSYNC_MAX_INPUT_BYTES', '--max-input-bytes'));
@@ -144,7 +139,137 @@ export async function readDesired(dir: string, options: ReadOptions = {}): Promi
       lastYield = performance.now();
     }
   }
+  return results;
+}
+
+/**
+ * Reads every resource file under `dir` (*.yaml, *.yml; not in dot-folders or node_modules).
+ * Never throws for bad input: every problem is a Diagnostic. Resources come in file-path order,
+ * then document order; files are named relative to `dir` with `/` separators.
+ */
+export async function readDesired(dir: string, options: ReadOptions = {}): Promise<Desired> {
+  try {
+    const info = await stat(dir);
+    if (!info.isDirectory()) return dirProblem(dir, 'not a directory');
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    return dirProblem(dir, code === 'ENOENT' ? 'no such directory' : `cannot be read${code ? ` (${code})` : ''}`);
+  }
+  const sources = sourcesFor(options);
+  const listing = listYamlFiles(dir);
+  const results = [
+    ...listing.problems.map(listingProblem),
+    ...(await readFiles(listing.files.map((file) => ({ file, sources })), options.limits)),
+  ];
   return assemble(results, sources.secretValues);
+}
+
+/** One argument of `wsync validate`: a directory or a single file. */
+export interface SourcePath {
+  path: string;
+  /** Where `${file:PATH}` reads from for the files of this path; defaults to env WSYNC_SECRETS_DIR. */
+  secretsDir?: string;
+}
+
+export interface ReadPathsOptions {
+  /** Files are named relative to this directory, with `/` separators. */
+  root: string;
+  /** Where `${env:NAME}` reads from; defaults to process.env. */
+  env?: Record<string, string | undefined>;
+  /** Bounds on all the files together; DEFAULT_TREE_LIMITS for what is not given. */
+  limits?: Partial<TreeLimits>;
+}
+
+type PathKind = 'directory' | 'file' | { problem: string };
+
+async function kindOf(path: string): Promise<PathKind> {
+  try {
+    return (await stat(path)).isDirectory() ? 'directory' : 'file';
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    // The name says which was meant: a pre-commit hook passes files, a user mostly directories.
+    if (code === 'ENOENT') return { problem: /\.ya?ml$/i.test(path) ? 'no such file' : 'no such directory' };
+    return { problem: `cannot be read${code ? ` (${code})` : ''}` };
+  }
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * The directory `wsync validate PATH...` names files against: a single directory names them
+ * relative to itself (as readDesired does); otherwise the working directory when every path lies
+ * inside it, else the paths' nearest common directory.
+ */
+export async function rootOfPaths(paths: readonly string[], cwd: string): Promise<string> {
+  const absolute = paths.map((path) => resolve(cwd, path));
+  const kinds = await Promise.all(absolute.map(kindOf));
+  if (absolute.length === 1 && kinds[0] === 'directory') return absolute[0] ?? cwd;
+  if (absolute.every((path) => isInside(cwd, path))) return cwd;
+  const dirs = absolute.map((path, i) => (kinds[i] === 'directory' ? path : dirname(path)));
+  let root = dirs[0] ?? cwd;
+  // Stops at the filesystem root (or a drive's, where paths on two drives share none).
+  while (!dirs.every((dir) => isInside(root, dir)) && dirname(root) !== root) root = dirname(root);
+  return root;
+}
+
+/** A file named on its own that is a symbolic link out of `root` is refused, as in a directory. */
+async function linkOutOf(root: string, path: string): Promise<boolean> {
+  try {
+    if (!(await lstat(path)).isSymbolicLink()) return false;
+    return !isInside(await realpath(root), await realpath(path));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * readDesired over directories and single files, as `wsync validate a.yaml b/` names them: one
+ * Desired (a key declared in two of them is a duplicate), files named relative to `root`; a file
+ * reached twice is read once. A path that cannot be read is a diagnostic, as for readDesired.
+ */
+export async function readDesiredPaths(paths: readonly SourcePath[], options: ReadPathsOptions): Promise<Desired> {
+  const env = options.env ?? process.env;
+  const sourcesByDir = new Map<string, SecretSources>();
+  const files = new Map<string, { file: ListedFile; sources: SecretSources }>();
+  const problems: FileResult[] = [];
+  const missing: Desired[] = [];
+  const nameOf = (absolute: string): string => relative(options.root, absolute).split(sep).join('/');
+  for (const entry of paths) {
+    const absolute = resolve(entry.path);
+    const kind = await kindOf(absolute);
+    if (typeof kind === 'object') {
+      missing.push(dirProblem(entry.path, kind.problem));
+      continue;
+    }
+    const secretsDir = entry.secretsDir || env.WSYNC_SECRETS_DIR || '';
+    let sources = sourcesByDir.get(secretsDir);
+    if (sources === undefined) {
+      sources = createSecretSources(env, secretsDir === '' ? undefined : secretsDir);
+      sourcesByDir.set(secretsDir, sources);
+    }
+    let listed: string[] = [absolute];
+    if (kind === 'directory') {
+      const listing = listYamlFiles(absolute);
+      problems.push(...listing.problems.map((p) => listingProblem({ ...p, path: nameOf(join(absolute, p.path)) })));
+      listed = listing.files.map((file) => file.absolute);
+    } else if (await linkOutOf(options.root, absolute)) {
+      problems.push(listingProblem({ path: nameOf(absolute), message: 'a symbolic link to a file outside the directory read: refused, only files inside it are read' }));
+      continue;
+    }
+    for (const path of listed) {
+      if (!files.has(path)) files.set(path, { file: { path: nameOf(path), absolute: path }, sources });
+    }
+  }
+  const ordered = [...files.values()].sort((a, b) => (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
+  const results = [...problems, ...(await readFiles(ordered, options.limits))];
+  const secretValues = [...sourcesByDir.values()].flatMap((sources) => [...sources.secretValues]);
+  const desired = assemble(results, secretValues);
+  if (missing.length === 0) return desired;
+  desired.diagnostics = sortDiagnostics([...missing.flatMap((p) => p.diagnostics), ...desired.diagnostics]);
+  return desired;
 }
 
 function sizeText(bytes: number): string {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/api/connection.js';
+import { ConfigError } from '../../src/api/errors.js';
 import { resolveSettings } from '../../src/cli/settings.js';
 
 const dirs: string[] = [];

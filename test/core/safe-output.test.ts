@@ -15,7 +15,7 @@ import { DaemonStatus } from '../../src/daemon/status.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { renderMarkdown, renderText } from '../../src/render/index.js';
 import { desiredFromTexts } from '../../src/source/index.js';
-import { renderValidation } from '../../src/source/validate-report.js';
+import { renderValidation } from '../../src/cli/commands/validate/report.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { runCli } from '../cli/run-cli.js';
 import { desiredOf, inventoryOf, liveOf, owns, plan, policyOf, resource, wire } from '../plan/builders.js';

@@ -14,7 +14,7 @@ export const TOKEN = 'daemon-test-admin-token';
 
 /** The daemon tests run the built CLI: `npm run build` (part of `npm test`) must have run. */
 export function assertBuilt(): void {
-  if (!existsSync(join(ROOT, 'dist', 'daemon', 'run-command.js'))) {
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'run', 'action.js'))) {
     throw new Error('dist/ is missing the daemon: run `npm run build` first');
   }
 }

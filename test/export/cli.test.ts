@@ -62,7 +62,7 @@ function listedVariables(stdout: string): string[] {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist', 'export', 'run.js'))) throw new Error('dist/ has no export command: run `npm run build` first');
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'export', 'action.js'))) throw new Error('dist/ has no export command: run `npm run build` first');
   emulator = await startEmulator({ port: 0, token: TOKEN, seed: 11 });
   const res = await fetch(`${emulator.url}/_emulator/seed`, {
     method: 'POST',

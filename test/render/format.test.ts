@@ -1,17 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { detailedExitCode, summarySentence } from '../../src/render/index.js';
+import { hasWrites, isAppliable, summarySentence } from '../../src/render/index.js';
 import { desiredOf, liveOf, plan, policyOf, resource } from '../plan/builders.js';
 import { emptyPlan, mixedPlan, refusedPlan } from './sample.js';
 
-describe('plan --detailed-exitcode', () => {
+describe('what plan --detailed-exitcode reads: 1 not appliable, 2 writes, else 0', () => {
   it.each([
-    ['no changes', emptyPlan, 0],
-    ['changes', () => plan(desiredOf(resource('Role', 'r', {})), liveOf([])), 2],
-    ['error diagnostics', mixedPlan, 1],
-    ['refusals', refusedPlan, 1],
-    ['drift in observe mode only', () => plan(desiredOf(resource('Role', 'r', {})), liveOf([]), undefined, policyOf({ mode: 'observe' })), 0],
-  ] as const)('%s -> %i', (_label, make, code) => {
-    expect(detailedExitCode(make())).toBe(code);
+    ['no changes', emptyPlan, true, false],
+    ['changes', () => plan(desiredOf(resource('Role', 'r', {})), liveOf([])), true, true],
+    ['error diagnostics', mixedPlan, false, undefined],
+    ['refusals', refusedPlan, false, undefined],
+    ['drift in observe mode only', () => plan(desiredOf(resource('Role', 'r', {})), liveOf([]), undefined, policyOf({ mode: 'observe' })), true, false],
+  ] as const)('%s', (_label, make, appliable, writes) => {
+    const made = make();
+    expect(isAppliable(made)).toBe(appliable);
+    if (writes !== undefined) expect(hasWrites(made)).toBe(writes);
   });
 
   it('the summary sentence names every count that matters', () => {

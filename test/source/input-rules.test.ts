@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NAME_PATTERN } from '../../src/core/names.js';
-import { parseByteSize } from '../../src/cli/limit-options.js';
+import { parseByteSize } from '../../src/cli/limits.js';
 import { loadSchemas } from '../../src/source/schema-files.js';
 import { readDesired } from '../../src/source/index.js';
 import { invalidUtf8Offset } from '../../src/source/utf8.js';

@@ -10,7 +10,8 @@ import { hasErrors } from '../../src/core/diagnostics.js';
 import type { Desired } from '../../src/core/types.js';
 import { KIND_NAMES } from '../../src/kinds/index.js';
 import { desiredFromTexts } from '../../src/source/index.js';
-import { renderValidation, runValidate } from '../../src/source/validate-report.js';
+import { runValidate } from '../../src/cli/commands/validate/action.js';
+import { renderValidation } from '../../src/cli/commands/validate/report.js';
 
 const RUNS = 200;
 /** Far above the few milliseconds a run takes: a run this slow is a hang, not a slow machine. */
@@ -129,7 +130,7 @@ describe('validate on arbitrary input', () => {
         dirs.push(dir);
         texts.forEach((text, i) => writeFileSync(join(dir, `f${i}.yaml`), text));
         for (const format of ['text', 'json'] as const) {
-          const result = await runValidate(dir, { format, env: ENV });
+          const result = await runValidate([dir], { format, env: ENV });
           expect([0, 1]).toContain(result.exitCode);
           expect(result.output).not.toContain(ENV.SECRET);
         }

@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readDesired } from '../../src/source/index.js';
+import { readDesired, readDesiredPaths, rootOfPaths } from '../../src/source/index.js';
 import { doc, errorsOf, makeTree, readOne } from './helpers.js';
 
 const cleanups: (() => void)[] = [];
@@ -286,5 +286,75 @@ describe('readDesired: documents', () => {
     const desired = readOne(doc('kind: Monitor', 'metadata:', '  name: m', 'spec:', '  type: Threshold', '  threshold: .inf', '  ? [a]', '  : b'));
     expect(errorsOf(desired).filter((d) => d.line === 7)).toMatchObject([{ message: 'spec.threshold: must be a finite number' }]);
     expect(errorsOf(desired).some((d) => d.message === 'spec: mapping keys must be plain text')).toBe(true);
+  });
+});
+
+// What `wsync validate a.yaml dir/` reads and how it names files.
+const notifier = (name: string, token: string): string =>
+  doc('kind: Notifier', 'metadata:', `  name: ${name}`, 'spec:', '  properties:', '    pagerduty:', `      routingKey: "\${file:${token}}"`);
+
+describe('rootOfPaths', () => {
+  it('a single directory names files relative to itself', async () => {
+    const dir = tree({ 'a/x.yaml': org('x') });
+    expect(await rootOfPaths([join(dir, 'a')], '/elsewhere')).toBe(join(dir, 'a'));
+  });
+
+  it('paths inside the working directory are named relative to it', async () => {
+    const dir = tree({ 'a/x.yaml': org('x'), 'b/y.yaml': org('y') });
+    expect(await rootOfPaths(['a/x.yaml'], dir)).toBe(dir);
+    expect(await rootOfPaths(['a', 'b/y.yaml', 'missing.yaml'], dir)).toBe(dir);
+  });
+
+  it('paths outside it are named relative to their nearest common directory', async () => {
+    const dir = tree({ 'a/deep/x.yaml': org('x'), 'a/y.yaml': org('y'), 'b/z.yaml': org('z') });
+    expect(await rootOfPaths([join(dir, 'a/deep/x.yaml'), join(dir, 'a/y.yaml')], '/elsewhere')).toBe(join(dir, 'a'));
+    expect(await rootOfPaths([join(dir, 'a/deep'), join(dir, 'b/z.yaml')], '/elsewhere')).toBe(dir);
+    expect(await rootOfPaths([join(dir, 'a/deep/x.yaml')], '/elsewhere')).toBe(join(dir, 'a/deep'));
+  });
+});
+
+describe('readDesiredPaths', () => {
+  it('reads one directory exactly as readDesired does', async () => {
+    const dir = tree({ 'a/x.yaml': org('x'), 'b.yml': `${org('y')}---\n${org('x')}`, 'c.yaml': 'kind: [' });
+    const paths = await readDesiredPaths([{ path: dir }], { root: dir, env: {} });
+    expect(paths).toEqual(await readDesired(dir, { env: {} }));
+  });
+
+  it('joins files and directories into one Desired, each file once, in path order', async () => {
+    const dir = tree({ 'a/x.yaml': org('x'), 'a/y.yaml': org('y'), 'z.yaml': org('x') });
+    const desired = await readDesiredPaths([{ path: join(dir, 'z.yaml') }, { path: join(dir, 'a') }, { path: join(dir, 'a/x.yaml') }], {
+      root: dir,
+      env: {},
+    });
+    expect(desired.stats).toEqual({ files: 3, documents: 3, skipped: 0 });
+    expect(desired.resources.map((r) => `${r.source.file}:${r.key}`)).toEqual(['a/x.yaml:x', 'a/y.yaml:y']);
+    expect(desired.diagnostics).toMatchObject([{ code: 'duplicate-key-declared', file: 'z.yaml', message: 'Org "x" is also declared at a/x.yaml:1:1' }]);
+  });
+
+  it('reads each path with its own secrets directory, and keeps every secret read for redaction', async () => {
+    const secretsA = tree({ token: 'secret-of-a\n' });
+    const secretsB = tree({ token: 'secret-of-b\n' });
+    const dir = tree({ 'a/n.yaml': notifier('na', 'token'), 'b/n.yaml': notifier('nb', 'token') });
+    const desired = await readDesiredPaths(
+      [
+        { path: join(dir, 'a'), secretsDir: secretsA },
+        { path: join(dir, 'b'), secretsDir: secretsB },
+      ],
+      { root: dir, env: {} },
+    );
+    expect(desired.diagnostics).toEqual([]);
+    expect(desired.secretValues.sort()).toEqual(['secret-of-a', 'secret-of-b']);
+  });
+
+  it('a path that is not there is a diagnostic naming it; the rest is still read', async () => {
+    const dir = tree({ 'x.yaml': org('x') });
+    const desired = await readDesiredPaths([{ path: 'gone.yaml' }, { path: join(dir, 'nope') }, { path: join(dir, 'x.yaml') }], {
+      root: dir,
+      env: {},
+    });
+    expect(desired.resources).toHaveLength(1);
+    expect(desired.diagnostics).toHaveLength(2);
+    expect(desired.diagnostics).toContainEqual({ severity: 'error', code: 'dir', message: 'gone.yaml: no such file' });
+    expect(desired.diagnostics).toContainEqual({ severity: 'error', code: 'dir', message: `${join(dir, 'nope')}: no such directory` });
   });
 });

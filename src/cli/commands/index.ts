@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { register as registerApply } from './apply.js';
-import { register as registerEmulator } from './emulator.js';
-import { register as registerExport } from './export.js';
-import { register as registerPlan } from './plan.js';
-import { register as registerRun } from './run.js';
-import { register as registerSchema } from './schema.js';
-import { register as registerValidate } from './validate.js';
+import { register as registerApply } from './apply/command.js';
+import { register as registerEmulator } from './emulator/command.js';
+import { register as registerExport } from './export/command.js';
+import { register as registerPlan } from './plan/command.js';
+import { register as registerRun } from './run/command.js';
+import { register as registerSchema } from './schema/command.js';
+import { register as registerValidate } from './validate/command.js';
 
 // Each command lives in its own module with `register(program)`; this list is the CLI's table of
 // contents, in the order `wsync --help` shows them.

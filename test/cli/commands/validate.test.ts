@@ -2,11 +2,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readDesired } from '../../src/source/index.js';
-import { renderValidation } from '../../src/source/validate-report.js';
-import { packageRoot } from '../../src/util/package-root.js';
-import { makeTree } from '../source/helpers.js';
-import { runCli } from './run-cli.js';
+import { renderValidation } from '../../../src/cli/commands/validate/report.js';
+import { readDesired } from '../../../src/source/index.js';
+import { packageRoot } from '../../../src/util/package-root.js';
+import { makeTree } from '../../source/helpers.js';
+import { runCli } from '../run-cli.js';
 
 const cleanups: (() => void)[] = [];
 afterAll(() => {
@@ -273,5 +273,72 @@ spec:
         expect(all).not.toContain(form);
       }
     }
+  });
+});
+
+describe('wsync validate FILE... (as a pre-commit hook passes them)', () => {
+  const role = (name: string): string => `apiVersion: wsync/v1\nkind: Role\nmetadata:\n  name: ${name}\nspec: {}\n`;
+  const slack = 'apiVersion: wsync/v1\nkind: Notifier\nmetadata: {name: s}\nspec:\n  properties:\n    slack: {slackUrl: "${file:slack-url}"}\n';
+
+  it('reads only the files named, naming them relative to the working directory', async () => {
+    const dir = tree({
+      'notifiers.yaml': notifier,
+      'monitors/a.yaml': monitor('checkout', '  treshold: 3\n'),
+      'monitors/broken.yaml': 'apiVersion: wsync/v1\nkind: Monitor\nmetadata: {name: broken\n',
+    });
+    const result = await runCli(['validate', 'monitors/a.yaml', 'notifiers.yaml'], {}, dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trimEnd().split('\n')).toEqual([
+      'monitors/a.yaml:11:3: Monitor/checkout: spec: unknown field "treshold" (did you mean "threshold"?)',
+      '2 resources in 2 files: 1 error',
+    ]);
+    const valid = await runCli(['validate', 'notifiers.yaml', '--format', 'json'], {}, dir);
+    expect(valid.code).toBe(0);
+    expect(JSON.parse(valid.stdout)).toEqual({ valid: true, resources: 1, files: 1, skipped: 0, errors: 0, warnings: 0, diagnostics: [] });
+  });
+
+  it('names files outside the working directory relative to their common root', async () => {
+    const dir = tree({ 'team-a/a.yaml': role('same'), 'team-b/b.yaml': role('same') });
+    const result = await runCli(['validate', join(dir, 'team-a', 'a.yaml'), join(dir, 'team-b', 'b.yaml')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(
+      'team-b/b.yaml:1:1: Role/same: Role "same" is also declared at team-a/a.yaml:1:1\n2 resources in 2 files: 1 error\n',
+    );
+    const one = await runCli(['validate', join(dir, 'team-a', 'a.yaml')]);
+    expect(one).toMatchObject({ code: 0, stdout: '1 resource in 1 file: valid\n' });
+  });
+
+  it('mixes files and directories, reading a file reached twice once', async () => {
+    const dir = tree({ 'roles/r.yaml': role('r'), 'roles/q.yaml': role('q'), 'n.yaml': notifier });
+    const result = await runCli(['validate', 'roles', 'roles/r.yaml', 'n.yaml'], {}, dir);
+    expect(result).toMatchObject({ code: 0, stdout: '3 resources in 3 files: valid\n' });
+  });
+
+  it('a missing file is exit 1 with the reason, and the other files are still checked', async () => {
+    const dir = tree({ 'n.yaml': notifier, 'a.yaml': monitor('checkout', '  treshold: 3\n') });
+    const result = await runCli(['validate', 'gone.yaml', 'a.yaml'], {}, dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('gone.yaml: no such file\n');
+    expect(result.stdout).toContain('a.yaml:11:3: Monitor/checkout: spec: unknown field "treshold"');
+  });
+
+  it("reads a directory's wsync.yaml, not a lone file's, and names its problems relative to the root", async () => {
+    const secrets = tree({ 'slack-url': 'https://hooks.slack.com/services/T/B/x\n' }, 'wsync-secrets-');
+    const dir = tree({
+      'ws/wsync.yaml': `secretsDir: ${secrets}\n`,
+      'ws/n.yaml': slack,
+      'bad/wsync.yaml': 'url: http://127.0.0.1:9/\nprune: true\n',
+      'bad/r.yaml': role('r'),
+    });
+    // wsync.yaml counts as a file read (and skipped: it is no resource).
+    expect(await runCli(['validate', 'ws'], {}, dir)).toMatchObject({ code: 0, stdout: '1 resource in 2 files: valid\n' });
+    const lone = await runCli(['validate', 'ws/n.yaml'], {}, dir);
+    expect(lone.code).toBe(1);
+    expect(lone.stdout).toContain('--secrets-dir');
+    expect(await runCli(['validate', 'ws/n.yaml', '--secrets-dir', secrets], {}, dir)).toMatchObject({ code: 0 });
+    const both = await runCli(['validate', 'ws', 'bad'], {}, dir);
+    expect(both.code).toBe(1);
+    expect(both.stdout).toBe('bad/wsync.yaml:2:1: unknown setting "prune"\n2 resources in 4 files: 1 error\n');
   });
 });

@@ -1,33 +1,20 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createApiClient } from '../api/client.js';
-import { ConfigError } from '../api/connection.js';
-import { formatDiagnostic, sortDiagnostics } from '../core/diagnostics.js';
-import { createRedactor } from '../core/redact.js';
-import type { Plan } from '../core/types.js';
-import { reconcile } from '../reconcile/index.js';
-import { renderJson, renderMarkdown, renderText } from '../render/index.js';
-import { errorMessage } from './errors.js';
-import { treeLimitsOf, type LimitFlags } from './limit-options.js';
-import { PolicyFlagError, policyFromFlags, type PolicyFlags } from './policy-options.js';
-import { resolveSettings, type SettingsFlags } from './settings.js';
+import { createApiClient } from '../../../api/client.js';
+import { ConfigError } from '../../../api/errors.js';
+import { formatDiagnostic, sortDiagnostics } from '../../../core/diagnostics.js';
+import { createRedactor } from '../../../core/redact.js';
+import type { Plan } from '../../../core/types.js';
+import { reconcile } from '../../../reconcile/index.js';
+import { hasWrites, renderJson, renderMarkdown, renderText } from '../../../render/index.js';
+import { errorMessage } from '../../errors.js';
+import { treeLimitsOf } from '../../limits.js';
+import { PolicyFlagError, policyFromFlags } from '../../policy.js';
+import { resolveSettings } from '../../settings.js';
+import type { PlanFlags } from './command.js';
 
-interface PlanFlags extends PolicyFlags, SettingsFlags, LimitFlags {
-  format: 'text' | 'json' | 'markdown';
-  out?: string;
-  color: boolean;
-  verbose: boolean;
-  detailedExitcode: boolean;
-  stats: boolean;
-}
-
-/** Whether the plan would write anything. */
-export function planHasChanges(plan: Plan): boolean {
-  return plan.changes.some((c) => ['create', 'update', 'replace', 'delete', 'adopt'].includes(c.action));
-}
-
-export async function runPlan(dirArg: string, raw: Record<string, unknown>): Promise<number> {
-  const flags = raw as unknown as PlanFlags;
+/** `wsync plan DIR`: prints the plan; returns the exit code (2 for changes with --detailed-exitcode). */
+export async function runPlan(dirArg: string, flags: PlanFlags): Promise<number> {
   const dir = resolve(dirArg);
   let redact = (text: string): string => text;
   try {
@@ -76,7 +63,7 @@ export async function runPlan(dirArg: string, raw: Record<string, unknown>): Pro
         );
       }
       if (outcome.status !== 'planned') return 1;
-      if (flags.detailedExitcode) return planHasChanges(plan) ? 2 : 0;
+      if (flags.detailedExitcode) return hasWrites(plan) ? 2 : 0;
       return 0;
     } finally {
       await client.close();

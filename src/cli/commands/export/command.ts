@@ -1,5 +1,14 @@
 import type { Command } from 'commander';
-import { addConnectionOptions } from '../../api/connection.js';
+import { addConnectionOptions, type ConnectionFlags } from '../../connection.js';
+
+export interface ExportFlags extends ConnectionFlags {
+  out?: string;
+  kinds?: string;
+  force?: boolean;
+  adopt?: boolean;
+  stateDir?: string;
+  schemaBase?: string;
+}
 
 export function register(program: Command): void {
   const cmd = program
@@ -13,8 +22,9 @@ export function register(program: Command): void {
     .option('--state-dir <dir>', 'inventory for --adopt (default: OUT/.wsync)')
     .option('--schema-base <url|path>', 'where the files\' $schema lines point (default: the installed schemas/ folder)');
   addConnectionOptions(cmd);
-  cmd.action(async (dir: string | undefined, options: Record<string, unknown>) => {
-    const { runExport } = await import('../../export/run.js');
+  cmd.action(async (dir: string | undefined, options: ExportFlags) => {
+    // Loaded when run: start-up of the other commands never pays for the client and the exporter.
+    const { runExport } = await import('./action.js');
     process.exitCode = await runExport(dir, options);
   });
 }

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { ConfigError } from '../api/connection.js';
+import { ConfigError } from '../api/errors.js';
 import { DEFAULT_TREE_LIMITS, type TreeLimits } from '../source/limits.js';
 
 export interface LimitFlags {

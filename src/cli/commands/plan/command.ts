@@ -1,7 +1,17 @@
 import { Option, type Command } from 'commander';
-import { addConnectionOptions } from '../../api/connection.js';
-import { addLimitOptions } from '../limit-options.js';
-import { addPolicyOptions } from '../policy-options.js';
+import { addConnectionOptions } from '../../connection.js';
+import { addLimitOptions, type LimitFlags } from '../../limits.js';
+import { addPolicyOptions, type PolicyFlags } from '../../policy.js';
+import type { SettingsFlags } from '../../settings.js';
+
+export interface PlanFlags extends PolicyFlags, SettingsFlags, LimitFlags {
+  format: 'text' | 'json' | 'markdown';
+  out?: string;
+  color: boolean;
+  verbose: boolean;
+  detailedExitcode: boolean;
+  stats: boolean;
+}
 
 export function register(program: Command): void {
   const cmd = program
@@ -19,8 +29,9 @@ export function register(program: Command): void {
   addConnectionOptions(cmd);
   addPolicyOptions(cmd);
   addLimitOptions(cmd);
-  cmd.action(async (dir: string, options: Record<string, unknown>) => {
-    const { runPlan } = await import('../plan-action.js');
+  cmd.action(async (dir: string, options: PlanFlags) => {
+    // Loaded when run: start-up of the other commands never pays for the client and the planner.
+    const { runPlan } = await import('./action.js');
     process.exitCode = await runPlan(dir, options);
   });
 }

@@ -1,6 +1,6 @@
-import { KIND_NAMES, KINDS, parseKindName } from '../kinds/index.js';
-import { schemaDir } from '../util/package-root.js';
-import { loadSchemas, schemaDescription } from './schema-files.js';
+import { KIND_NAMES, KINDS, parseKindName } from '../../../kinds/index.js';
+import { loadSchemas, schemaDescription } from '../../../source/schema-files.js';
+import { schemaDir } from '../../../util/package-root.js';
 
 export interface SchemaResult {
   stdout: string;

@@ -1,35 +1,27 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createApiClient } from '../api/client.js';
-import { ConfigError } from '../api/connection.js';
+import { createApiClient } from '../../../api/client.js';
+import { ConfigError } from '../../../api/errors.js';
 import {
   ApplyRefusedError,
   formatApplyEvent,
   formatApplySummary,
   type ApplyEvent,
   type ApplyResult,
-} from '../apply/index.js';
-import { formatDiagnostic, sortDiagnostics } from '../core/diagnostics.js';
-import { createRedactor } from '../core/redact.js';
-import { safeMessage, safeText } from '../core/safe-text.js';
-import type { Desired, Diagnostic, Plan } from '../core/types.js';
-import { diffSavedPlan } from '../plan/fingerprint.js';
-import { reconcile, type ReconcileOutcome } from '../reconcile/index.js';
-import { parsePlanJson, renderJson, renderText } from '../render/index.js';
-import { InventoryFileError, StateLockedError } from '../state/index.js';
-import { errorMessage } from './errors.js';
-import { treeLimitsOf, type LimitFlags } from './limit-options.js';
-import { PolicyFlagError, policyFromFlags, type PolicyFlags } from './policy-options.js';
-import { resolveSettings, type SettingsFlags } from './settings.js';
-
-interface ApplyFlags extends PolicyFlags, SettingsFlags, LimitFlags {
-  tokenOutputDir?: string;
-  concurrency: number;
-  plan?: string;
-  format: 'text' | 'json';
-  color: boolean;
-  verbose: boolean;
-}
+} from '../../../apply/index.js';
+import { formatDiagnostic, sortDiagnostics } from '../../../core/diagnostics.js';
+import { createRedactor } from '../../../core/redact.js';
+import { safeMessage, safeText } from '../../../core/safe-text.js';
+import type { Desired, Diagnostic, Plan } from '../../../core/types.js';
+import { diffSavedPlan } from '../../../plan/fingerprint.js';
+import { reconcile, type ReconcileOutcome } from '../../../reconcile/index.js';
+import { parsePlanJson, renderJson, renderText } from '../../../render/index.js';
+import { InventoryFileError, StateLockedError } from '../../../state/index.js';
+import { errorMessage } from '../../errors.js';
+import { treeLimitsOf } from '../../limits.js';
+import { PolicyFlagError, policyFromFlags } from '../../policy.js';
+import { resolveSettings } from '../../settings.js';
+import type { ApplyFlags } from './command.js';
 
 /** The saved plan no longer matches the files or the workspace: nothing was written. */
 class StalePlanError extends Error {
@@ -84,8 +76,8 @@ function resultJson(result: ApplyResult | undefined): Record<string, unknown> | 
   return { ...result, durationMs: Math.round(result.durationMs), events: result.events.map((e) => ({ ...e, durationMs: Math.round(e.durationMs) })) };
 }
 
-export async function runApply(dirArg: string, raw: Record<string, unknown>): Promise<number> {
-  const flags = raw as unknown as ApplyFlags;
+/** `wsync apply DIR`: prints the plan, then each write; returns the exit code. */
+export async function runApply(dirArg: string, flags: ApplyFlags): Promise<number> {
   const dir = resolve(dirArg);
   const json = flags.format === 'json';
   let redact = (text: string): string => text;

@@ -1,17 +1,12 @@
-import { formatDiagnostic, sortDiagnostics } from '../core/diagnostics.js';
-import { createRedactor } from '../core/redact.js';
-import type { Desired, Diagnostic } from '../core/types.js';
-import { readWorkspaceConfig } from './config.js';
-import { checkReferences, declaredObjects, readDesired, type ReadOptions } from './index.js';
-import type { TreeLimits } from './limits.js';
+import { formatDiagnostic, sortDiagnostics } from '../../../core/diagnostics.js';
+import { createRedactor } from '../../../core/redact.js';
+import type { Desired, Diagnostic } from '../../../core/types.js';
+import { checkReferences, declaredObjects } from '../../../source/index.js';
 
-export interface ValidateOptions {
+export interface ReportOptions {
   format?: 'text' | 'json';
-  secretsDir?: string;
   /** Errors only: no warnings, no summary line. */
   quiet?: boolean;
-  env?: Record<string, string | undefined>;
-  limits?: Partial<TreeLimits>;
 }
 
 export interface ValidateResult {
@@ -45,7 +40,7 @@ function redactorFor(desired: Desired): (text: string) => string {
 }
 
 /** What `wsync validate` prints for a Desired, and its exit code (0 valid, 1 not). */
-export function renderValidation(desired: Desired, options: Pick<ValidateOptions, 'format' | 'quiet'> = {}): ValidateResult {
+export function renderValidation(desired: Desired, options: ReportOptions = {}): ValidateResult {
   const all = sortDiagnostics([...desired.diagnostics, ...checkReferences(desired.resources, declaredObjects(desired))]);
   const errors = all.filter((d) => d.severity === 'error').length;
   const warnings = all.length - errors;
@@ -76,18 +71,4 @@ export function renderValidation(desired: Desired, options: Pick<ValidateOptions
     output = lines.map((line) => `${line}\n`).join('');
   }
   return { output, exitCode: errors === 0 ? 0 : 1 };
-}
-
-/** `wsync validate DIR`: read (wsync.yaml too), check, render. */
-export async function runValidate(dir: string, options: ValidateOptions = {}): Promise<ValidateResult> {
-  const config = readWorkspaceConfig(dir);
-  const readOptions: ReadOptions = {};
-  const envSecretsDir = (options.env ?? process.env).WSYNC_SECRETS_DIR;
-  const secretsDir = options.secretsDir ?? (envSecretsDir ? undefined : config.config.secretsDir);
-  if (secretsDir !== undefined) readOptions.secretsDir = secretsDir;
-  if (options.env !== undefined) readOptions.env = options.env;
-  if (options.limits !== undefined) readOptions.limits = options.limits;
-  const desired = await readDesired(dir, readOptions);
-  desired.diagnostics.push(...config.diagnostics);
-  return renderValidation(desired, options);
 }

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { addPolicyOptions, expandPruneSpellings, PolicyFlagError, policyFromFlags } from '../../src/cli/policy-options.js';
+import { addPolicyOptions, expandPruneSpellings, PolicyFlagError, policyFromFlags } from '../../src/cli/policy.js';
 
 function parse(args: string[]) {
   const cmd = addPolicyOptions(new Command('x').exitOverride()).argument('[dir]');

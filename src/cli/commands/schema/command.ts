@@ -7,7 +7,7 @@ export function register(program: Command): void {
     .argument('[kind]', 'a kind (Monitor, monitors, ...) or "envelope"; without it, list them')
     .option('--all', 'print every schema as one JSON object keyed by file name')
     .action(async (kind: string | undefined, options: { all?: boolean }) => {
-      const { renderSchemas } = await import('../../source/schema-report.js');
+      const { renderSchemas } = await import('./report.js');
       const result = renderSchemas(kind, options);
       process.stdout.write(result.stdout);
       process.stderr.write(result.stderr);

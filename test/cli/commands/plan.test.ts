@@ -11,7 +11,7 @@ import {
   tempDir,
   TOKEN,
   type TestEmulator,
-} from '../apply/helpers.js';
+} from '../../apply/helpers.js';
 
 const KINDS_IN_EXAMPLES = ['Role', 'Notifier', 'User', 'Monitor', 'StarredQuery', 'VirtualField', 'Annotation', 'ApiToken'];
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KIND_NAMES, KINDS } from '../../src/kinds/index.js';
-import { packageRoot } from '../../src/util/package-root.js';
-import { runCli } from './run-cli.js';
+import { KIND_NAMES, KINDS } from '../../../src/kinds/index.js';
+import { packageRoot } from '../../../src/util/package-root.js';
+import { runCli } from '../run-cli.js';
 
 const schemaFile = (file: string): unknown => JSON.parse(readFileSync(join(packageRoot(), 'schemas', file), 'utf8'));
 

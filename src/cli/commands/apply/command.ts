@@ -1,8 +1,17 @@
-import { Option, type Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
-import { addConnectionOptions } from '../../api/connection.js';
-import { addLimitOptions } from '../limit-options.js';
-import { addPolicyOptions } from '../policy-options.js';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { addConnectionOptions } from '../../connection.js';
+import { addLimitOptions, type LimitFlags } from '../../limits.js';
+import { addPolicyOptions, type PolicyFlags } from '../../policy.js';
+import type { SettingsFlags } from '../../settings.js';
+
+export interface ApplyFlags extends PolicyFlags, SettingsFlags, LimitFlags {
+  tokenOutputDir?: string;
+  concurrency: number;
+  plan?: string;
+  format: 'text' | 'json';
+  color: boolean;
+  verbose: boolean;
+}
 
 function concurrency(value: string): number {
   const n = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
@@ -26,8 +35,9 @@ export function register(program: Command): void {
   addConnectionOptions(cmd);
   addPolicyOptions(cmd);
   addLimitOptions(cmd);
-  cmd.action(async (dir: string, options: Record<string, unknown>) => {
-    const { runApply } = await import('../apply-action.js');
+  cmd.action(async (dir: string, options: ApplyFlags) => {
+    // Loaded when run: start-up of the other commands never pays for the client and apply.
+    const { runApply } = await import('./action.js');
     process.exitCode = await runApply(dir, options);
   });
 }

@@ -1,19 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KIND_NAMES } from '../../src/kinds/index.js';
-import { ExportUsageError, parseKinds, readScope, schemaBaseFor } from '../../src/export/run.js';
-
-describe('parseKinds', () => {
-  it('accepts kind names, lower case and plurals, in any order; returns them in dependency order', () => {
-    expect(parseKinds('monitors, Notifier,role')).toEqual(['Role', 'Notifier', 'Monitor']);
-    expect(parseKinds(undefined)).toEqual([...KIND_NAMES]);
-  });
-
-  it('names the known kinds when one is unknown', () => {
-    expect(() => parseKinds('Monitor,Dashboards')).toThrow(ExportUsageError);
-    expect(() => parseKinds('Monitor,Dashboards')).toThrow(/unknown kind "Dashboards" \(kinds: Role, Notifier/);
-    expect(() => parseKinds(' , ')).toThrow(/at least one kind/);
-  });
-});
+import { readScope, schemaBaseFor } from '../../src/export/live-export.js';
 
 describe('readScope', () => {
   it('reads the kinds whose names the exported ones use, and every dataset for dataset-scoped kinds', () => {

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addConnectionOptions, ConfigError, resolveConnection } from '../../src/api/connection.js';
+import { ConfigError } from '../../src/api/errors.js';
+import { addConnectionOptions, resolveConnection } from '../../src/cli/connection.js';
 
 const URL = 'https://api.axiom.co';
 

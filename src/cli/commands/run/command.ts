@@ -1,7 +1,19 @@
 import { Option, type Command } from 'commander';
-import { addConnectionOptions } from '../../api/connection.js';
-import { addLimitOptions } from '../limit-options.js';
-import { addPolicyOptions } from '../policy-options.js';
+import { addConnectionOptions } from '../../connection.js';
+import { addLimitOptions, type LimitFlags } from '../../limits.js';
+import { addPolicyOptions, type PolicyFlags } from '../../policy.js';
+import type { SettingsFlags } from '../../settings.js';
+
+export interface RunFlags extends PolicyFlags, SettingsFlags, LimitFlags {
+  tokenOutputDir?: string;
+  listen?: string;
+  resync?: string;
+  debounce?: string;
+  mode?: string;
+  concurrency?: string;
+  logLevel?: string;
+  logFormat?: string;
+}
 
 export function register(program: Command): void {
   const cmd = program
@@ -21,8 +33,9 @@ export function register(program: Command): void {
   addConnectionOptions(cmd);
   addPolicyOptions(cmd);
   addLimitOptions(cmd);
-  cmd.action(async (dir: string, options: Record<string, unknown>) => {
-    const { runDaemon } = await import('../../daemon/run-command.js');
+  cmd.action(async (dir: string, options: RunFlags) => {
+    // Loaded when run: start-up of the other commands never pays for the daemon, pino and undici.
+    const { runDaemon } = await import('./action.js');
     const code = await runDaemon(dir, options);
     process.exitCode = code;
     // Everything is closed by now; should a library still hold the event loop open, do not hang.

@@ -1,10 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 
-// `wsync emulator`: a local Workspace API v2 server. Scripts rely on the first stdout line being
-// `listening on http://HOST:PORT`; it serves until SIGTERM or SIGINT, then closes cleanly (flushing
-// --state) and returns.
-
-interface EmulatorFlags {
+export interface EmulatorFlags {
   port: number;
   host: string;
   token: string;
@@ -75,31 +71,8 @@ export function register(program: Command): void {
     .option('--seed-file <file>', 'preload objects from FILE (the seed-file format); ignored when --state reloads')
     .option('--log-requests', 'print one line per request to stderr', false)
     .action(async (flags: EmulatorFlags) => {
-      const { startEmulator } = await import('../../emulator/index.js');
-      const emulator = await startEmulator({
-        port: flags.port,
-        host: flags.host,
-        token: flags.token,
-        rateLimit: flags.rateLimit,
-        seed: flags.seed,
-        faultRate: flags.faultRate,
-        latencyMs: flags.latency,
-        resetRate: flags.resetRate,
-        dropAfterWriteRate: flags.dropAfterWriteRate,
-        stateFile: flags.state,
-        seedFile: flags.seedFile,
-        logRequests: flags.logRequests,
-      });
-      process.stdout.write(`listening on ${emulator.url}\n`);
-      await new Promise<void>((resolve) => {
-        const stop = (): void => {
-          process.off('SIGTERM', stop);
-          process.off('SIGINT', stop);
-          resolve();
-        };
-        process.on('SIGTERM', stop);
-        process.on('SIGINT', stop);
-      });
-      await emulator.close();
+      // Loaded when run: start-up of the other commands never pays for the emulator.
+      const { runEmulator } = await import('./action.js');
+      await runEmulator(flags);
     });
 }

@@ -10,7 +10,7 @@ import {
   sleep,
   spawnCli,
   type Workspace,
-} from '../apply/helpers.js';
+} from '../../apply/helpers.js';
 
 let workspace: Workspace | undefined;
 afterEach(async () => {

@@ -1,0 +1,93 @@
+// `wsync export [DIR]`: flags to typed options, then read, write, adopt; prints what was written
+// and the variables to set.
+import { join, resolve } from 'node:path';
+import { createApiClient } from '../../../api/client.js';
+import { createRedactor } from '../../../core/redact.js';
+import { safeMessage } from '../../../core/safe-text.js';
+import type { KindName } from '../../../core/types.js';
+import { adoptExported } from '../../../export/adopt.js';
+import { exportLive, writeExport } from '../../../export/live-export.js';
+import type { ExportResult } from '../../../export/workspace.js';
+import { KIND_NAMES, parseKindName } from '../../../kinds/index.js';
+import { resolveSettings } from '../../settings.js';
+import type { ExportFlags } from './command.js';
+
+export class ExportUsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExportUsageError';
+  }
+}
+
+/** `--kinds Monitor,notifiers,...` -> kinds in dependency order; absent: every kind. */
+export function parseKinds(text: string | undefined): KindName[] {
+  if (text === undefined || text.trim() === '') return [...KIND_NAMES];
+  const wanted = new Set<KindName>();
+  for (const part of text.split(',')) {
+    if (part.trim() === '') continue;
+    const kind = parseKindName(part);
+    if (kind === undefined) {
+      throw new ExportUsageError(`--kinds: unknown kind "${part.trim()}" (kinds: ${KIND_NAMES.join(', ')})`);
+    }
+    wanted.add(kind);
+  }
+  if (wanted.size === 0) throw new ExportUsageError('--kinds: name at least one kind');
+  return KIND_NAMES.filter((kind) => wanted.has(kind));
+}
+
+function summary(result: ExportResult): string {
+  const counts = new Map<KindName, number>();
+  for (const object of result.objects) counts.set(object.kind, (counts.get(object.kind) ?? 0) + 1);
+  const parts = KIND_NAMES.filter((kind) => counts.has(kind)).map((kind) => `${kind} ${counts.get(kind) ?? 0}`);
+  const total = result.objects.length;
+  return `${total} object${total === 1 ? '' : 's'}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
+}
+
+export async function runExport(dirArg: string | undefined, flags: ExportFlags): Promise<number> {
+  let redact = (text: string): string => text;
+  const fail = (message: string): number => {
+    process.stderr.write(`export: ${redact(message)}\n`);
+    return 1;
+  };
+  try {
+    if (dirArg !== undefined && flags.out !== undefined && resolve(dirArg) !== resolve(flags.out)) {
+      throw new ExportUsageError(`two output directories given (${dirArg} and --out ${flags.out}); name one`);
+    }
+    const outArg = flags.out ?? dirArg;
+    if (outArg === undefined || outArg.trim() === '') throw new ExportUsageError('name the output directory with --out DIR');
+    const out = resolve(outArg);
+    const kinds = parseKinds(flags.kinds);
+    // DIR is where files go, not a workspace: its wsync.yaml (if any) is not read.
+    const { connection } = resolveSettings(undefined, flags, process.env);
+    const client = createApiClient(connection);
+    let result: ExportResult;
+    try {
+      result = await exportLive(client, { out, kinds, schemaBase: flags.schemaBase });
+    } finally {
+      await client.close();
+    }
+    redact = createRedactor(result.secretValues);
+
+    await writeExport(out, result, { kinds, force: flags.force === true });
+    for (const warning of result.warnings) process.stderr.write(`warning: ${safeMessage(redact(warning))}\n`);
+
+    process.stdout.write(`Exported ${summary(result)} to ${outArg}\n`);
+
+    if (flags.adopt === true) {
+      const stateDir = resolve(flags.stateDir ?? join(out, '.wsync'));
+      const { adopted, skipped } = await adoptExported(stateDir, result, (message) =>
+        process.stderr.write(`warning: ${safeMessage(redact(message))}\n`),
+      );
+      const note = skipped > 0 ? ` (${skipped} renamed duplicates not adopted)` : '';
+      process.stdout.write(`Adopted ${adopted} objects in ${stateDir}${note}\n`);
+    }
+    if (result.variables.length > 0) {
+      process.stdout.write('Set these environment variables before plan/apply:\n');
+      for (const name of result.variables) process.stdout.write(`${name}\n`);
+    }
+    return 0;
+  } catch (err) {
+    // ConfigError, ExportUsageError, ExportTargetError, ApiError: their messages are written for the user.
+    return fail(err instanceof Error ? err.message : String(err));
+  }
+}

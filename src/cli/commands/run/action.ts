@@ -1,0 +1,100 @@
+import { ConfigError } from '../../../api/errors.js';
+import { Daemon } from '../../../daemon/daemon.js';
+import { createLogger, type Logger } from '../../../daemon/logger.js';
+import { PolicyFlagError, policyFromFlags } from '../../policy.js';
+import { resolveSettings } from '../../settings.js';
+import type { RunFlags } from './command.js';
+import { modeOf, settingsFrom, UsageError, type Settings } from './settings.js';
+
+/** SIGTERM must end the process within 10 s; leave a margin for the last log lines. */
+const SHUTDOWN_DEADLINE_MS = 9_000;
+
+/**
+ * Handles SIGTERM/SIGINT (stop) and SIGHUP (reload) — from the very start, so a signal that lands
+ * while the daemon is still starting is not lost — and resolves with the exit code once stopped.
+ */
+function untilStopped(starting: Promise<Daemon | null>, log: Logger): Promise<number> {
+  return new Promise<number>((done) => {
+    let signalled = false;
+    const onStop = (signal: NodeJS.Signals): void => {
+      if (signalled) {
+        log.warn({ signal }, 'second signal: exiting now');
+        done(1);
+        return;
+      }
+      signalled = true;
+      const deadline = setTimeout(() => {
+        log.error(
+          { deadline_ms: SHUTDOWN_DEADLINE_MS },
+          'shutdown deadline passed with a request still in flight; the next start lists live state again and adopts what it created',
+        );
+        done(1);
+      }, SHUTDOWN_DEADLINE_MS);
+      deadline.unref();
+      starting
+        .then((daemon) => daemon?.stop(signal))
+        .then(
+          () => {
+            clearTimeout(deadline);
+            done(0);
+          },
+          (err: unknown) => {
+            clearTimeout(deadline);
+            log.error({ err: err instanceof Error ? err.message : String(err) }, 'shutdown failed');
+            done(1);
+          },
+        );
+    };
+    process.on('SIGTERM', onStop);
+    process.on('SIGINT', onStop);
+    process.on('SIGHUP', () => void starting.then((daemon) => daemon?.reload()));
+    // A daemon that could not start has nothing to wait for.
+    void starting.then((daemon) => {
+      if (daemon === null) done(1);
+    });
+  });
+}
+
+/** `wsync run DIR`: returns the exit code once stopped by a signal. */
+export async function runDaemon(dirArg: string, flags: RunFlags): Promise<number> {
+  const env = process.env;
+  let settings: Settings;
+  let policy;
+  try {
+    settings = await settingsFrom(dirArg, flags, env);
+    policy = policyFromFlags(flags, modeOf(flags));
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConfigError || err instanceof PolicyFlagError) {
+      process.stderr.write(`run: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+
+  const log = createLogger({ level: settings.logLevel as Parameters<typeof createLogger>[0]['level'], pretty: settings.pretty });
+  // A rejected promise somewhere in a library must not end the loop; it is logged instead.
+  process.on('unhandledRejection', (reason) => {
+    log.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unhandled rejection');
+  });
+  const starting = Daemon.start({
+    dir: settings.dir,
+    stateDir: settings.stateDir,
+    secretsDir: settings.secretsDir,
+    limits: settings.limits,
+    tokenOutputDir: settings.tokenOutputDir,
+    listen: settings.listen,
+    resync: settings.resync,
+    debounceMs: settings.debounceMs,
+    policy,
+    concurrency: settings.concurrency,
+    env,
+    connection: settings.connection,
+    // Flags are fixed for the life of the process; environment, wsync.yaml and token file are read again.
+    reloadConnection: () => resolveSettings(settings.dir, flags, process.env).connection,
+    logger: log,
+  }).catch((err: unknown) => {
+    log.fatal({ err: err instanceof Error ? err.message : String(err) }, 'could not start');
+    return null;
+  });
+  return untilStopped(starting, log);
+}

@@ -1,0 +1,74 @@
+// `wsync run` settings: flags, then environment, then DIR/wsync.yaml, checked before the daemon starts.
+import { validate as validateCron } from 'node-cron';
+import { resolve } from 'node:path';
+import type { DaemonConfig } from '../../../daemon/daemon.js';
+import { parseListen, type ListenAddress } from '../../../daemon/http.js';
+import { isLogLevel } from '../../../daemon/logger.js';
+import { defaultStateDir } from '../../../daemon/snapshot.js';
+import { treeLimitsOf } from '../../limits.js';
+import { resolveSettings } from '../../settings.js';
+import type { RunFlags } from './command.js';
+
+const DEFAULT_LISTEN = '127.0.0.1:9464';
+const DEFAULT_RESYNC = '*/5 * * * *';
+const DEFAULT_DEBOUNCE_MS = 200;
+
+export class UsageError extends Error {}
+
+/** What the flags and environment settle; the rest of DaemonConfig (policy, logger, ...) comes later. */
+export type Settings = Pick<
+  DaemonConfig,
+  'dir' | 'stateDir' | 'secretsDir' | 'tokenOutputDir' | 'listen' | 'resync' | 'debounceMs' | 'concurrency' | 'connection' | 'limits'
+> & { logLevel: string; pretty?: boolean };
+
+function positiveInt(text: string, flag: string, min: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`${flag}: "${text}" is not a whole number >= ${min}`);
+  return n;
+}
+
+/** What the flags, environment and wsync.yaml settle for the daemon; throws UsageError or ConfigError. */
+export async function settingsFrom(dirArg: string, flags: RunFlags, env: Record<string, string | undefined>): Promise<Settings> {
+  const dir = resolve(dirArg);
+  const listenText = flags.listen ?? env.WSYNC_LISTEN ?? DEFAULT_LISTEN;
+  let listen: ListenAddress;
+  try {
+    listen = parseListen(listenText);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const resyncText = (flags.resync ?? env.WSYNC_RESYNC ?? DEFAULT_RESYNC).trim();
+  const resync = ['off', 'never', 'none', ''].includes(resyncText) ? null : resyncText;
+  if (resync !== null && !validateCron(resync)) {
+    throw new UsageError(`--resync: "${resyncText}" is not a cron expression (five fields, or six with seconds first), nor "off"`);
+  }
+  const logLevel = flags.logLevel ?? env.WSYNC_LOG_LEVEL ?? 'info';
+  if (!isLogLevel(logLevel)) throw new UsageError(`--log-level: "${logLevel}" is not one of trace, debug, info, warn, error, fatal, silent`);
+  const format = flags.logFormat ?? 'auto';
+  if (!['auto', 'json', 'pretty'].includes(format)) throw new UsageError(`--log-format: "${format}" is not one of auto, json, pretty`);
+  // Flags, then environment, then DIR/wsync.yaml.
+  const configured = resolveSettings(dir, flags, env);
+  const stateDirFlag = configured.stateDir;
+  const secretsDir = configured.secretsDir;
+  const settings: Settings = {
+    dir,
+    stateDir: stateDirFlag ? resolve(stateDirFlag) : await defaultStateDir(dir),
+    listen,
+    resync,
+    debounceMs: flags.debounce === undefined ? DEFAULT_DEBOUNCE_MS : positiveInt(flags.debounce, '--debounce', 0),
+    logLevel,
+    connection: configured.connection,
+    limits: treeLimitsOf(flags, env),
+  };
+  if (secretsDir) settings.secretsDir = resolve(secretsDir);
+  if (flags.tokenOutputDir) settings.tokenOutputDir = resolve(flags.tokenOutputDir);
+  if (flags.concurrency !== undefined) settings.concurrency = positiveInt(flags.concurrency, '--concurrency', 1);
+  if (format !== 'auto') settings.pretty = format === 'pretty';
+  return settings;
+}
+
+export function modeOf(flags: RunFlags): 'enforce' | 'observe' {
+  const mode = flags.mode ?? 'enforce';
+  if (mode !== 'enforce' && mode !== 'observe') throw new UsageError(`--mode: "${mode}" is not enforce or observe`);
+  return mode;
+}

@@ -1,0 +1,52 @@
+// `wsync validate [PATH...]`: directories (each with its wsync.yaml) and single files, as a
+// pre-commit hook passes them; no network.
+import { join, relative, resolve, sep } from 'node:path';
+import { ConfigError } from '../../../api/errors.js';
+import type { Diagnostic } from '../../../core/types.js';
+import { readDesiredPaths, rootOfPaths, type SourcePath } from '../../../source/index.js';
+import type { TreeLimits } from '../../../source/limits.js';
+import { treeLimitsOf } from '../../limits.js';
+import { layeredEnvironment } from '../../settings.js';
+import type { ValidateFlags } from './command.js';
+import { renderValidation, type ReportOptions, type ValidateResult } from './report.js';
+
+export interface ValidateOptions extends ReportOptions {
+  secretsDir?: string;
+  /** Where `${env:}` reads from and the settings' environment; defaults to process.env. */
+  env?: Record<string, string | undefined>;
+  limits?: Partial<TreeLimits>;
+}
+
+/** Reads the paths (the working directory when none is given), checks them and renders the report. */
+export async function runValidate(paths: readonly string[], options: ValidateOptions = {}): Promise<ValidateResult> {
+  const env = options.env ?? process.env;
+  const given = paths.length > 0 ? paths : ['.'];
+  const root = await rootOfPaths(given, process.cwd());
+  const configProblems: Diagnostic[] = [];
+  const sources = given.map((path): SourcePath => {
+    // A directory's wsync.yaml sits under the environment; a file has none.
+    const dir = resolve(path);
+    const layered = layeredEnvironment(dir, env);
+    for (const d of layered.diagnostics) {
+      configProblems.push(d.file === undefined ? d : { ...d, file: relative(root, join(dir, d.file)).split(sep).join('/') });
+    }
+    const secretsDir = options.secretsDir ?? layered.env.WSYNC_SECRETS_DIR;
+    return secretsDir === undefined ? { path } : { path, secretsDir };
+  });
+  const desired = await readDesiredPaths(sources, { root, env, ...(options.limits ? { limits: options.limits } : {}) });
+  desired.diagnostics.push(...configProblems);
+  return renderValidation(desired, options);
+}
+
+/** The command: prints the report; returns the exit code (0 valid, 1 not). */
+export async function validateCommand(paths: readonly string[], flags: ValidateFlags): Promise<number> {
+  try {
+    const result = await runValidate(paths, { ...flags, limits: treeLimitsOf(flags, process.env) });
+    process.stdout.write(result.output);
+    return result.exitCode;
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`validate: ${err.message}\n`);
+    return 1;
+  }
+}

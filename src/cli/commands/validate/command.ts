@@ -1,0 +1,24 @@
+import { Option, type Command } from 'commander';
+import { addLimitOptions, type LimitFlags } from '../../limits.js';
+
+export interface ValidateFlags extends LimitFlags {
+  format: 'text' | 'json';
+  secretsDir?: string;
+  quiet?: boolean;
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('validate')
+    .description('parse, schema-check and reference-check every resource file; no network')
+    .argument('[paths...]', 'directories of resource files (each with its wsync.yaml), or single files (default: ".")')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--secrets-dir <dir>', 'directory that ${file:PATH} reads from (default: $WSYNC_SECRETS_DIR)')
+    .option('-q, --quiet', 'print errors only');
+  addLimitOptions(cmd);
+  cmd.action(async (paths: string[], options: ValidateFlags) => {
+    // Loaded here, not at start-up: the other commands never pay for yaml and ajv.
+    const { validateCommand } = await import('./action.js');
+    process.exitCode = await validateCommand(paths, options);
+  });
+}
