@@ -346,6 +346,15 @@ describe('readDesiredPaths', () => {
     expect(desired.secretValues.sort()).toEqual(['secret-of-a', 'secret-of-b']);
   });
 
+  it('a file named on its own that links out of the root is refused, as inside a directory', async () => {
+    const outside = tree({ 'secret.yaml': org('leaked') });
+    const dir = tree({ 'x.yaml': org('x') });
+    symlinkSync(join(outside, 'secret.yaml'), join(dir, 'link.yaml'));
+    const desired = await readDesiredPaths([{ path: join(dir, 'link.yaml') }, { path: join(dir, 'x.yaml') }], { root: dir, env: {} });
+    expect(desired.resources.map((r) => r.key)).toEqual(['x']);
+    expect(desired.diagnostics).toMatchObject([{ code: 'file', file: 'link.yaml', message: expect.stringContaining('outside the directory read: refused') }]);
+  });
+
   it('a path that is not there is a diagnostic naming it; the rest is still read', async () => {
     const dir = tree({ 'x.yaml': org('x') });
     const desired = await readDesiredPaths([{ path: 'gone.yaml' }, { path: join(dir, 'nope') }, { path: join(dir, 'x.yaml') }], {
