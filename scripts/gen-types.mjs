@@ -11,14 +11,14 @@ const outFile = join(root, 'src', 'generated', 'spec-types.ts');
 
 const envelope = JSON.parse(readFileSync(join(schemaDir, 'envelope.json'), 'utf8'));
 
-// Inline refs so each spec schema compiles on its own (envelope.json#/$defs/x and #/$defs/x).
+// Inline refs so each spec schema compiles on its own (envelope.json#/definitions/x and #/definitions/x).
 function inline(node) {
   if (Array.isArray(node)) return node.map(inline);
   if (!node || typeof node !== 'object') return node;
   if (typeof node.$ref === 'string') {
-    const m = /^(?:envelope\.json)?#\/\$defs\/(.+)$/.exec(node.$ref);
+    const m = /^(?:envelope\.json)?#\/definitions\/(.+)$/.exec(node.$ref);
     if (!m) throw new Error(`cannot inline $ref ${node.$ref}`);
-    return inline(envelope.$defs[m[1]]);
+    return inline(envelope.definitions[m[1]]);
   }
   const out = {};
   for (const [k, v] of Object.entries(node)) out[k] = inline(v);

@@ -174,7 +174,7 @@ discordToken: string
 }
 discordWebhook?: {
 /**
- * Secret.
+ * Secret: an http(s) URL, given as ${env:NAME} or ${file:PATH} (which editors accept as written).
  */
 discordWebhookUrl: string
 }
@@ -186,7 +186,7 @@ emails: [string, ...(string)[]]
 }
 microsoftTeams?: {
 /**
- * Secret.
+ * Secret: an http(s) URL, given as ${env:NAME} or ${file:PATH} (which editors accept as written).
  */
 microsoftTeamsUrl: string
 }
@@ -209,7 +209,7 @@ token?: string
 }
 slack?: {
 /**
- * Secret.
+ * Secret: an http(s) URL, given as ${env:NAME} or ${file:PATH} (which editors accept as written).
  */
 slackUrl: string
 }

@@ -99,7 +99,7 @@ function conditionText(ifSchema: unknown): string | undefined {
 
 function annotationNames(): string[] {
   const envelope = loadSchemas().get('envelope.json');
-  const annotations = asNode(asNode(asNode(envelope?.$defs)?.annotations)?.properties);
+  const annotations = asNode(asNode(asNode(envelope?.definitions)?.annotations)?.properties);
   return annotations ? Object.keys(annotations) : [];
 }
 

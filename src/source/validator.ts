@@ -1,5 +1,5 @@
-import type Ajv2020Module from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type AjvModule from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type addFormatsModule from 'ajv-formats';
 import type { FormatName } from 'ajv-formats';
 import { existsSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { loadSchemas } from './schema-files.js';
 // Both packages are CommonJS. They are required only when a validator must be compiled at run
 // time: a built wsync uses the validators compiled ahead of time and never loads Ajv itself.
 const require = createRequire(import.meta.url);
-type Ajv = InstanceType<(typeof Ajv2020Module)['default']>;
+type Ajv = InstanceType<(typeof AjvModule)['default']>;
 
 let ajv: Ajv | undefined;
 const validators = new Map<string, ValidateFunction>();
@@ -37,9 +37,10 @@ export function exportNameOf(schemaFile: string): string {
  */
 export function createAjv(options: { source?: boolean } = {}): Ajv {
   const schemas = loadSchemas();
-  const Ajv2020 = (require('ajv/dist/2020.js') as typeof Ajv2020Module).default;
+  // Draft-07: the dialect the YAML language server in most editors fully supports.
+  const AjvDraft07 = (require('ajv') as typeof AjvModule).default;
   const addFormats = (require('ajv-formats') as typeof addFormatsModule).default;
-  const created = new Ajv2020({
+  const created = new AjvDraft07({
     allErrors: true,
     strict: true,
     strictRequired: false,
@@ -57,7 +58,7 @@ export function createAjv(options: { source?: boolean } = {}): Ajv {
   for (const schema of schemas.values()) collectFormats(schema, formats);
   // Only the formats the schemas use: adding all of them costs start-up time for nothing.
   addFormats(created, [...formats] as FormatName[]);
-  // Registered under their file names so `envelope.json#/$defs/...` resolves.
+  // Each `$id` is the file name, so `envelope.json#/definitions/...` resolves here as in an editor.
   for (const [file, schema] of schemas) created.addSchema(schema, file);
   return created;
 }

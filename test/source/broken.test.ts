@@ -117,7 +117,7 @@ spec:
         code: 'schema',
         field: 'spec.properties.slack.slackUrl',
         line: 8,
-        message: /must be an absolute URI/,
+        message: /must match the pattern .* \(Secret: an http\(s\) URL/,
       },
       {
         what: 'a misspelt channel field',

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { KIND_NAMES, KINDS } from '../../../src/kinds/index.js';
 import { packageRoot } from '../../../src/util/package-root.js';
 import { runCli } from '../run-cli.js';
@@ -48,5 +49,42 @@ describe('wsync schema', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('unknown kind "widgets"');
     for (const kind of KIND_NAMES) expect(result.stderr).toContain(kind);
+  });
+
+  describe('--write DIR', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wsync-schema-write-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('writes every schema file with the JSON of schemas/, and keeps other files', async () => {
+      const out = join(dir, 'editor', 'schemas');
+      writeFileSync(join(dir, 'keep.txt'), 'mine');
+      const result = await runCli(['schema', '--write', out]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain(`Wrote 12 schemas to ${out}.`);
+      expect(result.stdout).toContain('# yaml-language-server: $schema=<path>/monitor.json');
+      const written = readdirSync(out).sort();
+      expect(written).toEqual(readdirSync(join(packageRoot(), 'schemas')).sort());
+      for (const file of written) expect(JSON.parse(readFileSync(join(out, file), 'utf8')), file).toEqual(schemaFile(file));
+      // A second run replaces them in place (an upgrade refreshes the folder).
+      expect((await runCli(['schema', '--write', out])).code).toBe(0);
+      expect(readdirSync(out).sort()).toEqual(written);
+      expect(readFileSync(join(dir, 'keep.txt'), 'utf8')).toBe('mine');
+    });
+
+    it('with a KIND or --all is a usage error', async () => {
+      for (const args of [['schema', 'Monitor', '--write', dir], ['schema', '--all', '--write', dir]]) {
+        const result = await runCli(args);
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain('--write writes every schema');
+      }
+    });
+
+    it('names the path it cannot create', async () => {
+      const blocker = join(dir, 'a-file');
+      writeFileSync(blocker, 'x');
+      const result = await runCli(['schema', '--write', join(blocker, 'schemas')]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`wsync schema: cannot create ${join(blocker, 'schemas')}`);
+    });
   });
 });

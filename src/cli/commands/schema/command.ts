@@ -6,9 +6,14 @@ export function register(program: Command): void {
     .description('print the JSON Schemas of the resource files (for editors: yaml-language-server)')
     .argument('[kind]', 'a kind (Monitor, monitors, ...) or "envelope"; without it, list them')
     .option('--all', 'print every schema as one JSON object keyed by file name')
-    .action(async (kind: string | undefined, options: { all?: boolean }) => {
-      const { renderSchemas } = await import('./report.js');
-      const result = renderSchemas(kind, options);
+    .option('--write <dir>', 'write every schema file into DIR, for `# yaml-language-server: $schema=DIR/monitor.json`')
+    .action(async (kind: string | undefined, options: { all?: boolean; write?: string }) => {
+      const { renderSchemas, writeSchemaFiles } = await import('./report.js');
+      let result;
+      if (options.write === undefined) result = renderSchemas(kind, options);
+      else if (kind !== undefined || options.all === true) {
+        result = { stdout: '', stderr: 'wsync schema: --write writes every schema; give no KIND and no --all with it\n', exitCode: 1 };
+      } else result = await writeSchemaFiles(options.write);
       process.stdout.write(result.stdout);
       process.stderr.write(result.stderr);
       process.exitCode = result.exitCode;

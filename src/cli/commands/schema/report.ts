@@ -1,5 +1,8 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { KIND_NAMES, KINDS, parseKindName } from '../../../kinds/index.js';
 import { loadSchemas, schemaDescription } from '../../../source/schema-files.js';
+import { writeFileAtomic } from '../../../state/atomic.js';
 import { schemaDir } from '../../../util/package-root.js';
 
 export interface SchemaResult {
@@ -30,6 +33,7 @@ function table(): string {
     '',
     `Schemas are in ${schemaDir()}. Print one with: wsync schema KIND`,
     'Editors validate as you type when a file starts with: # yaml-language-server: $schema=<path>/monitor.json',
+    'Copy them next to your files with: wsync schema --write DIR',
   );
   return `${lines.join('\n')}\n`;
 }
@@ -56,4 +60,37 @@ export function renderSchemas(kind: string | undefined, options: { all?: boolean
     return { stdout: '', stderr: `wsync schema: unknown kind "${kind}"; one of ${names}\n`, exitCode: 1 };
   }
   return { stdout: `${JSON.stringify(schema, null, 2)}\n`, stderr: '', exitCode: 0 };
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * `wsync schema --write DIR`: every schema file into DIR (created when missing), each replaced
+ * atomically, so that `# yaml-language-server: $schema=` lines can point at a folder that does
+ * not move when wsync is upgraded. Files of DIR that are not schemas are left alone.
+ */
+export async function writeSchemaFiles(dir: string): Promise<SchemaResult> {
+  const schemas = loadSchemas();
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    return { stdout: '', stderr: `wsync schema: cannot create ${dir}: ${errorText(err)}\n`, exitCode: 1 };
+  }
+  for (const [file, schema] of schemas) {
+    const path = join(dir, file);
+    try {
+      await writeFileAtomic(path, `${JSON.stringify(schema, null, 2)}\n`, 0o644);
+    } catch (err) {
+      return { stdout: '', stderr: `wsync schema: cannot write ${path}: ${errorText(err)}\n`, exitCode: 1 };
+    }
+  }
+  const stdout = [
+    `Wrote ${schemas.size} schemas to ${dir}.`,
+    'Editors check a resource file against one when its first line is, with the path from that file to the folder:',
+    '# yaml-language-server: $schema=<path>/monitor.json',
+    '',
+  ].join('\n');
+  return { stdout, stderr: '', exitCode: 0 };
 }
