@@ -1,7 +1,8 @@
 # wsync: `docker build -t wsync .` (or `buildah bud`); `npm run image:check` proves it builds without
 # a Docker engine (see scripts/image-check.sh). The image runs `wsync run` as a non-root user, with a
 # read-only root filesystem and one writable volume for the inventory.
-ARG NODE_IMAGE=docker.io/library/node:20-bookworm-slim
+# The release workflow (.github/workflows/release.yml) passes VERSION, REVISION and CREATED.
+ARG NODE_IMAGE=docker.io/library/node:22-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
@@ -18,6 +19,20 @@ RUN npm run build \
  && chmod 0755 bin/wsync.js
 
 FROM ${NODE_IMAGE}
+ARG VERSION=dev
+ARG REVISION=unknown
+ARG CREATED=unknown
+LABEL org.opencontainers.image.title="wsync" \
+      org.opencontainers.image.description="GitOps sync for observability workspaces: validate, plan, apply and run (the daemon)." \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.created="${CREATED}"
+# tini as PID 1: it forwards SIGTERM/SIGINT to wsync and reaps children, for every command (Node as
+# PID 1 ignores a SIGTERM it has no handler for, so `plan` or `emulator` would not stop).
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     WSYNC_LISTEN=0.0.0.0:9464 \
     WSYNC_STATE_DIR=/var/lib/wsync
@@ -38,5 +53,5 @@ EXPOSE 9464
 # The port comes from WSYNC_LISTEN (the daemon's default for --listen); keep the two in step.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
   CMD ["node", "-e", "const p=(process.env.WSYNC_LISTEN||'9464').split(':').pop();fetch('http://127.0.0.1:'+p+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-ENTRYPOINT ["wsync"]
+ENTRYPOINT ["/usr/bin/tini", "--", "wsync"]
 CMD ["run", "/config"]

