@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../state/atomic.js';
 import { schemaDir } from '../util/package-root.js';
 
 export type SchemaDocument = Record<string, unknown>;
@@ -19,4 +21,32 @@ export function loadSchemas(): ReadonlyMap<string, SchemaDocument> {
 
 export function schemaDescription(schema: SchemaDocument): string {
   return typeof schema.description === 'string' ? schema.description : '';
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Every schema file into `dir` (created when missing), each replaced atomically, so that
+ * `# yaml-language-server: $schema=` lines can point at a folder that does not move when wsync is
+ * upgraded. Files of `dir` that are not schemas are left alone. Throws an Error naming the path.
+ */
+export async function writeSchemas(dir: string): Promise<string[]> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw new Error(`cannot create ${dir}: ${errorText(err)}`);
+  }
+  const written: string[] = [];
+  for (const [file, schema] of loadSchemas()) {
+    const path = join(dir, file);
+    try {
+      await writeFileAtomic(path, `${JSON.stringify(schema, null, 2)}\n`, 0o644);
+    } catch (err) {
+      throw new Error(`cannot write ${path}: ${errorText(err)}`);
+    }
+    written.push(file);
+  }
+  return written;
 }

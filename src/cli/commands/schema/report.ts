@@ -1,8 +1,5 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { KIND_NAMES, KINDS, parseKindName } from '../../../kinds/index.js';
-import { loadSchemas, schemaDescription } from '../../../source/schema-files.js';
-import { writeFileAtomic } from '../../../state/atomic.js';
+import { loadSchemas, schemaDescription, writeSchemas } from '../../../source/schema-files.js';
 import { schemaDir } from '../../../util/package-root.js';
 
 export interface SchemaResult {
@@ -62,32 +59,16 @@ export function renderSchemas(kind: string | undefined, options: { all?: boolean
   return { stdout: `${JSON.stringify(schema, null, 2)}\n`, stderr: '', exitCode: 0 };
 }
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-/**
- * `wsync schema --write DIR`: every schema file into DIR (created when missing), each replaced
- * atomically, so that `# yaml-language-server: $schema=` lines can point at a folder that does
- * not move when wsync is upgraded. Files of DIR that are not schemas are left alone.
- */
+/** `wsync schema --write DIR`. */
 export async function writeSchemaFiles(dir: string): Promise<SchemaResult> {
-  const schemas = loadSchemas();
+  let written: string[];
   try {
-    await mkdir(dir, { recursive: true });
+    written = await writeSchemas(dir);
   } catch (err) {
-    return { stdout: '', stderr: `wsync schema: cannot create ${dir}: ${errorText(err)}\n`, exitCode: 1 };
-  }
-  for (const [file, schema] of schemas) {
-    const path = join(dir, file);
-    try {
-      await writeFileAtomic(path, `${JSON.stringify(schema, null, 2)}\n`, 0o644);
-    } catch (err) {
-      return { stdout: '', stderr: `wsync schema: cannot write ${path}: ${errorText(err)}\n`, exitCode: 1 };
-    }
+    return { stdout: '', stderr: `wsync schema: ${err instanceof Error ? err.message : String(err)}\n`, exitCode: 1 };
   }
   const stdout = [
-    `Wrote ${schemas.size} schemas to ${dir}.`,
+    `Wrote ${written.length} schemas to ${dir}.`,
     'Editors check a resource file against one when its first line is, with the path from that file to the folder:',
     '# yaml-language-server: $schema=<path>/monitor.json',
     '',
