@@ -78,8 +78,8 @@ describe('files must be UTF-8', () => {
 
 describe('names', () => {
   it('the schema and the code forbid the same characters', () => {
-    const envelope = loadSchemas().get('envelope.json') as { $defs: { metadata: { properties: { name: { pattern: string } } } } };
-    expect(envelope.$defs.metadata.properties.name.pattern).toBe(NAME_PATTERN);
+    const envelope = loadSchemas().get('envelope.json') as { definitions: { metadata: { properties: { name: { pattern: string } } } } };
+    expect(envelope.definitions.metadata.properties.name.pattern).toBe(NAME_PATTERN);
   });
 
   it.each([
