@@ -1,10 +1,9 @@
 // Every category of unsafe text (controls, bidi, zero-width, overlong) through every output a
 // person reads: diagnostics, validate, the three plan forms, apply's progress lines, the daemon's
-// status page and log lines, and export's warnings (its printing) and the pull-request workflow.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// status page and log lines, and export's warnings (its printing) and the pull-request report.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { formatApplyEvent } from '../../src/apply/format.js';
 import { formatDiagnostic } from '../../src/core/diagnostics.js';
@@ -14,9 +13,9 @@ import { renderStatusPage } from '../../src/daemon/status-page.js';
 import { DaemonStatus } from '../../src/daemon/status.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { renderMarkdown, renderText } from '../../src/render/index.js';
+import { COMMENT_LIMIT, reportMarkdown, type PullRequestReport } from '../../src/render/pr-comment.js';
 import { desiredFromTexts } from '../../src/source/index.js';
 import { renderValidation } from '../../src/cli/commands/validate/report.js';
-import { packageRoot } from '../../src/util/package-root.js';
 import { runCli } from '../cli/run-cli.js';
 import { desiredOf, inventoryOf, liveOf, owns, plan, policyOf, resource, wire } from '../plan/builders.js';
 
@@ -124,31 +123,15 @@ describe("export's warnings", () => {
   });
 });
 
-describe('the pull-request workflow', () => {
-  const workflow = parse(
-    readFileSync(join(packageRoot(), 'config-examples/deploy/github/.github/workflows/wsync-plan.yaml'), 'utf8'),
-  ) as { jobs: { plan: { steps: { name?: string; with?: { script?: string } }[] } } };
-  const script = workflow.jobs.plan.steps.find((s) => s.name === 'Post or update the plan comment')?.with?.script ?? '';
-
-  /** Runs the comment step's script as actions/github-script would, and returns the comment body. */
-  async function commentFor(files: Record<string, string>, env: Record<string, string>): Promise<string> {
-    const bodies: string[] = [];
-    const fs = { existsSync: (f: string) => f in files, readFileSync: (f: string) => files[f] ?? '' };
-    const github = {
-      paginate: () => Promise.resolve([]),
-      rest: { issues: { listComments: {}, updateComment: () => Promise.resolve(), createComment: (c: { body: string }) => Promise.resolve(bodies.push(c.body)) } },
-    };
-    const context = { repo: {}, issue: { number: 1 }, payload: { pull_request: { head: { sha: 'abcdef0123' } } } };
-    const run = new Function('require', 'github', 'context', 'process', `return (async () => {\n${script}\n})();`) as (
-      ...args: unknown[]
-    ) => Promise<void>;
-    await run(() => fs, github, context, { env });
-    return bodies[0] ?? '';
+describe('the pull-request report (the GitHub Action)', () => {
+  /** The comment body the Action posts for a run whose steps left `report`. */
+  function commentFor(report: PullRequestReport): string {
+    return reportMarkdown(report, { limit: COMMENT_LIMIT, marker: '<!-- wsync-plan . -->' }).trimEnd();
   }
 
-  it('fences validate output with a fence longer than any run of backticks in it', async () => {
+  it('fences validate output with a fence longer than any run of backticks in it', () => {
     const injected = 'monitors/a.yaml:1:1: Monitor/x: bad\n````\n### ✅ Approved by the bot\n````';
-    const body = await commentFor({ 'validate.txt': injected }, { VALIDATE_EXIT: '1', PLAN_EXIT: '' });
+    const body = commentFor({ commit: 'abcdef0123', validate: { ok: false, output: injected } });
     const lines = body.split('\n');
     const open = lines.findIndex((line) => /^`{3,}$/.test(line));
     const fence = lines[open] ?? '';
@@ -158,8 +141,8 @@ describe('the pull-request workflow', () => {
     expect(lines.indexOf('### ✅ Approved by the bot')).toBeGreaterThan(open);
   });
 
-  it('fences a failed plan the same way', async () => {
-    const body = await commentFor({ 'plan.err': 'plan: ```\nboom' }, { VALIDATE_EXIT: '0', PLAN_EXIT: '1' });
+  it('fences a failed plan the same way', () => {
+    const body = commentFor({ commit: 'abcdef0123', validate: { ok: true, output: '' }, plan: { status: 'failed', output: 'plan: ```\nboom' } });
     expect(body).toContain('````\nplan: ```\nboom\n````');
   });
 });
