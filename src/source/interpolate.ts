@@ -13,10 +13,19 @@ export interface SecretSources {
   fileCache: Map<string, { value: string } | { error: string }>;
   /** The secrets directory's real path, resolved once. */
   root?: { real: string } | { error: string };
+  /**
+   * References are checked as written and left so, nothing is read: for a run without the secrets
+   * (a pull request from a fork). The schemas accept `${env:}`/`${file:}` as written, as editors do.
+   */
+  asWritten?: boolean;
 }
 
-export function createSecretSources(env: Record<string, string | undefined>, secretsDir: string | undefined): SecretSources {
-  return { env, secretsDir, secretValues: new Set(), fileCache: new Map() };
+export function createSecretSources(
+  env: Record<string, string | undefined>,
+  secretsDir: string | undefined,
+  options: { asWritten?: boolean } = {},
+): SecretSources {
+  return { env, secretsDir, secretValues: new Set(), fileCache: new Map(), asWritten: options.asWritten === true };
 }
 
 export interface Interpolated {
@@ -68,7 +77,7 @@ export function interpolate(text: string, sources: SecretSources): Interpolated 
     } else {
       out += resolved.value;
       secret = true;
-      remember(resolved.value, sources);
+      if (!sources.asWritten) remember(resolved.value, sources);
     }
     i = close + 1;
   }
@@ -94,12 +103,14 @@ function resolveExpression(expression: string, sources: SecretSources): { value:
   const argument = colon < 0 ? '' : expression.slice(colon + 1);
   if (scheme === 'env') {
     if (!ENV_NAME.test(argument)) return { error: `${shown(expression)}: not a valid environment variable name` };
+    if (sources.asWritten) return { value: `\${${expression}}` };
     const value = sources.env[argument];
     if (value === undefined) return { error: `environment variable ${argument} is not set (${shown(expression)})` };
     return { value };
   }
   if (scheme === 'file') {
     if (argument.length === 0) return { error: `${shown(expression)}: missing a path` };
+    if (sources.asWritten) return { value: `\${${expression}}` };
     let cached = sources.fileCache.get(argument);
     if (cached === undefined) {
       cached = readSecretFile(argument, sources);

@@ -2,6 +2,7 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readDesired } from '../../src/source/index.js';
+import { createSecretSources, interpolate } from '../../src/source/interpolate.js';
 import { doc, errorsOf, makeTree, readOne } from './helpers.js';
 
 const cleanups: (() => void)[] = [];
@@ -163,5 +164,27 @@ describe('${file:PATH}', () => {
     expect(desired.diagnostics).toEqual([]);
     expect(desired.resources).toHaveLength(2);
     expect(desired.secretValues).toEqual(['https://hooks.slack.com/x']);
+  });
+});
+
+describe('as written (a run without the secrets)', () => {
+  const sources = () => createSecretSources({ SET: 'a-value-that-must-not-be-read' }, undefined, { asWritten: true });
+
+  it('leaves ${env:} and ${file:} as written, reads nothing and remembers no secret', () => {
+    const from = sources();
+    expect(interpolate('Bearer ${env:MISSING}', from)).toEqual({ value: 'Bearer ${env:MISSING}', secret: true, errors: [] });
+    expect(interpolate('${env:SET}', from)).toEqual({ value: '${env:SET}', secret: true, errors: [] });
+    expect(interpolate('${file:slack/url}', from)).toEqual({ value: '${file:slack/url}', secret: true, errors: [] });
+    expect(interpolate('$${env:X} stays literal', from).value).toBe('${env:X} stays literal');
+    expect([...from.secretValues]).toEqual([]);
+    expect(from.fileCache.size).toBe(0);
+  });
+
+  it('still reports references that could never work', () => {
+    const from = sources();
+    expect(interpolate('${env:not a name}', from).errors).toEqual([expect.stringContaining('not a valid environment variable name')]);
+    expect(interpolate('${file:}', from).errors).toEqual([expect.stringContaining('missing a path')]);
+    expect(interpolate('${vault:x}', from).errors).toEqual([expect.stringContaining('unknown placeholder')]);
+    expect(interpolate('${env:OPEN', from).errors).toEqual([expect.stringContaining('unterminated')]);
   });
 });
