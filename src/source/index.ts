@@ -15,7 +15,11 @@ export interface ReadOptions {
   /** Where `${env:NAME}` reads from; defaults to process.env. */
   env?: Record<string, string | undefined>;
   /** Bounds on the whole tree; DEFAULT_TREE_LIMITS for what is not given. */
-  limits?: Partial<TreeLimits>;
+  limits?: Partial<TreeLimits>;  /**
+   * Check `${env:}`/`${file:}` references as written and read nothing: for a run without the
+   * secrets, such as a pull request from a fork (the schemas accept the references as written).
+   */
+  secretsAsWritten?: boolean;
 }
 
 /** Every object each Desired declares, valid or not (Desired holds only the valid ones). */
@@ -88,7 +92,7 @@ function assemble(results: readonly FileResult[], secretValues: Iterable<string>
 
 function sourcesFor(options: ReadOptions): SecretSources {
   const env = options.env ?? process.env;
-  return createSecretSources(env, options.secretsDir || env.WSYNC_SECRETS_DIR || undefined);
+  return createSecretSources(env, options.secretsDir || env.WSYNC_SECRETS_DIR || undefined, { asWritten: options.secretsAsWritten === true });
 }
 
 function dirProblem(dir: string, message: string): Desired {
@@ -177,7 +181,11 @@ export interface ReadPathsOptions {
   /** Where `${env:NAME}` reads from; defaults to process.env. */
   env?: Record<string, string | undefined>;
   /** Bounds on all the files together; DEFAULT_TREE_LIMITS for what is not given. */
-  limits?: Partial<TreeLimits>;
+  limits?: Partial<TreeLimits>;  /**
+   * Check `${env:}`/`${file:}` references as written and read nothing: for a run without the
+   * secrets, such as a pull request from a fork (the schemas accept the references as written).
+   */
+  secretsAsWritten?: boolean;
 }
 
 type PathKind = 'directory' | 'file' | { problem: string };
@@ -247,7 +255,7 @@ export async function readDesiredPaths(paths: readonly SourcePath[], options: Re
     const secretsDir = entry.secretsDir || env.WSYNC_SECRETS_DIR || '';
     let sources = sourcesByDir.get(secretsDir);
     if (sources === undefined) {
-      sources = createSecretSources(env, secretsDir === '' ? undefined : secretsDir);
+      sources = createSecretSources(env, secretsDir === '' ? undefined : secretsDir, { asWritten: options.secretsAsWritten === true });
       sourcesByDir.set(secretsDir, sources);
     }
     let listed: string[] = [absolute];

@@ -126,6 +126,12 @@ describe("the Action's validate and plan steps, as written", () => {
     expect(readFileSync(join(temp, 'wsync', 'validate.txt'), 'utf8')).toMatch(/resources in \d+ files/);
   });
 
+  it('validate in a fork\'s run (secrets empty) checks the references as written and passes', async () => {
+    const empty = Object.fromEntries(Object.keys(DEMO_SECRETS).map((name) => [name, '']));
+    expect((await step('validate', { WSYNC_DIR: tree, ...empty })).outputs).toEqual({ exitcode: '1' });
+    expect((await step('validate', { WSYNC_DIR: tree, WSYNC_FROM_FORK: 'true', ...empty })).outputs).toEqual({ exitcode: '0' });
+  });
+
   it('plan runs wsync plan against the workspace and records the file, exit code 2 and "planned"', async () => {
     const { outputs } = await step('plan', planEnv({}));
     expect(outputs).toEqual({ exitcode: '2', file: join(temp, 'wsync', 'plan.md'), status: 'planned' });

@@ -126,6 +126,21 @@ describe('wsync validate', () => {
     expect(result.stderr).toContain('yaml');
   });
 
+  it('--secrets-as-written checks the references without the secrets (a fork\'s pull request: empty values)', async () => {
+    const examples = join(packageRoot(), 'config-examples');
+    const empty = Object.fromEntries(Object.keys(EXAMPLE_ENV).map((name) => [name, '']));
+    const without = await runCli(['validate', examples], empty);
+    expect(without.code).toBe(1);
+    const asWritten = await runCli(['validate', examples, '--secrets-as-written'], empty);
+    expect(asWritten.stderr).toBe('');
+    expect(asWritten).toMatchObject({ code: 0 });
+    // A reference that could never work is still an error.
+    const dir = tree({ 'n.yaml': 'apiVersion: wsync/v1\nkind: Notifier\nmetadata: {name: s}\nspec:\n  properties:\n    slack: {slackUrl: "${env:not a name}"}\n' });
+    const broken = await runCli(['validate', dir, '--secrets-as-written']);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain('not a valid environment variable name');
+  });
+
   it('reads ${file:} from --secrets-dir or WSYNC_SECRETS_DIR', async () => {
     const secrets = tree({ 'slack-url': 'https://hooks.slack.com/services/T/B/x\n' }, 'wsync-secrets-');
     const dir = tree({

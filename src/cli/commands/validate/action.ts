@@ -12,6 +12,8 @@ import { renderValidation, type ReportOptions, type ValidateResult } from './rep
 
 export interface ValidateOptions extends ReportOptions {
   secretsDir?: string;
+  /** References checked as written, none read. */
+  secretsAsWritten?: boolean;
   /** Where `${env:}` reads from and the settings' environment; defaults to process.env. */
   env?: Record<string, string | undefined>;
   limits?: Partial<TreeLimits>;
@@ -33,7 +35,12 @@ export async function runValidate(paths: readonly string[], options: ValidateOpt
     const secretsDir = options.secretsDir ?? layered.env.WSYNC_SECRETS_DIR;
     return secretsDir === undefined ? { path } : { path, secretsDir };
   });
-  const desired = await readDesiredPaths(sources, { root, env, ...(options.limits ? { limits: options.limits } : {}) });
+  const desired = await readDesiredPaths(sources, {
+    root,
+    env,
+    secretsAsWritten: options.secretsAsWritten === true,
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
   desired.diagnostics.push(...configProblems);
   return renderValidation(desired, options);
 }

@@ -4,6 +4,7 @@ import { addLimitOptions, type LimitFlags } from '../../limits.js';
 export interface ValidateFlags extends LimitFlags {
   format: 'text' | 'json';
   secretsDir?: string;
+  secretsAsWritten?: boolean;
   quiet?: boolean;
 }
 
@@ -14,6 +15,7 @@ export function register(program: Command): void {
     .argument('[paths...]', 'directories of resource files (each with its wsync.yaml), or single files (default: ".")')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--secrets-dir <dir>', 'directory that ${file:PATH} reads from (default: $WSYNC_SECRETS_DIR)')
+    .option('--secrets-as-written', 'check ${env:} and ${file:} references as written and read none (a run without the secrets, e.g. a pull request from a fork)')
     .option('-q, --quiet', 'print errors only');
   addLimitOptions(cmd);
   cmd.action(async (paths: string[], options: ValidateFlags) => {
