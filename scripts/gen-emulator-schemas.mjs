@@ -30,6 +30,7 @@ const REQUEST_SCHEMAS = [
   'Notifier',
   'Monitor',
   'Role',
+  'Group',
   'CreateUserRequest',
   'UpdateUserRoleRequest',
   'VirtualField',

@@ -1,4 +1,5 @@
 import { schedule, type ScheduledTask } from 'node-cron';
+import { hostname } from 'node:os';
 import { createApiClient } from '../api/client.js';
 import type { ApiClient, ConnectionConfig } from '../api/types.js';
 import type { ApplyEvent } from '../apply/index.js';
@@ -7,6 +8,7 @@ import { createRedactor } from '../core/redact.js';
 import { safeMessage } from '../core/safe-text.js';
 import type { Policy } from '../core/types.js';
 import { reconcile, type ReconcileOutcome } from '../reconcile/index.js';
+import { WriterLease, WriterLeaseError } from '../reconcile/writer-lease.js';
 import type { TreeLimits } from '../source/limits.js';
 import { openState, type StateHandle } from '../state/index.js';
 import { startHttpServer, type HttpServer, type ListenAddress } from './http.js';
@@ -62,6 +64,9 @@ export class Daemon {
   private server: HttpServer | null = null;
   private cronTask: ScheduledTask | null = null;
   private state: StateHandle | null = null;
+  /** The workspace's writer lease, taken at the first reconcile that writes and renewed while the daemon runs. */
+  private lease: WriterLease | null = null;
+  private leaseTimer: NodeJS.Timeout | null = null;
   private reloadRequested = false;
   private lastTarget: string | null = null;
   private secretValues: string[] = [];
@@ -130,6 +135,9 @@ export class Daemon {
     await this.watcher.close();
     this.abort.abort();
     await this.scheduler.stop();
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
+    // The next writer (a new pod with the same state directory, or another one) need not wait.
+    await this.lease?.release().catch((err: unknown) => this.log.warn({ err: this.redact(errorText(err)) }, 'could not end the writer lease'));
     if (this.state) {
       try {
         await this.state.flush();
@@ -280,6 +288,7 @@ export class Daemon {
           warn: (message) => this.log.warn({ state_dir: this.config.stateDir }, message),
         });
       }
+      if (enforce && this.state !== null && this.lease === null) this.lease = this.startLease(this.state);
       outcome = await reconcile({
         dir: snap.target,
         secretsDir: this.config.secretsDir,
@@ -293,14 +302,31 @@ export class Daemon {
         concurrency: this.config.concurrency,
         tokenOutputDir: this.config.tokenOutputDir,
         signal: this.abort.signal,
+        writerLease: this.lease ?? undefined,
         onChange: (event) => this.onChange(event, snap.revision),
       });
       this.secretValues = outcome.desired.secretValues;
       record.result = outcome.status;
     } catch (err) {
       record.message = this.redact(errorText(err));
+      // Another wsync writes the workspace: a refusal, not a fault of this one.
+      if (err instanceof WriterLeaseError) record.result = 'refused';
     }
     return this.finish(record, startedMs, outcome);
+  }
+
+  /** The writer lease of this state directory, renewed on a timer between reconciles. */
+  private startLease(state: StateHandle): WriterLease {
+    const lease = new WriterLease(
+      () => this.client,
+      { id: state.writerId, host: hostname(), stateDir: this.config.stateDir },
+      { warn: (message) => this.log.warn({ state_dir: this.config.stateDir }, this.redact(message)) },
+    );
+    this.leaseTimer = setInterval(() => {
+      lease.renew().catch((err: unknown) => this.log.warn({ err: this.redact(errorText(err)) }, 'could not renew the writer lease'));
+    }, lease.leaseMs / 4);
+    this.leaseTimer.unref();
+    return lease;
   }
 
   private onChange(event: ApplyEvent, revision: string | null): void {

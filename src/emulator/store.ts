@@ -18,6 +18,7 @@ export class Workspace {
   readonly notifiers = new Collection<Stored>(notifierView);
   readonly monitors = new Collection<Stored>((monitor) => monitor);
   readonly roles = new Collection<Stored>((role) => role);
+  readonly groups = new Collection<Stored>((group) => group);
   readonly users: Collection<Stored>;
   readonly vfields = new Collection<Stored>((vfield) => vfield);
   readonly starredQueries = new Collection<Stored>((query) => query);

@@ -234,6 +234,35 @@ export const wireSchemas: Record<string, unknown> = {
       },
       "type": "object"
     },
+    "Group": {
+      "type": "object",
+      "required": [
+        "name"
+      ],
+      "properties": {
+        "description": {
+          "type": "string"
+        },
+        "isManaged": {
+          "type": "boolean"
+        },
+        "members": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "name": {
+          "type": "string"
+        },
+        "roles": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      }
+    },
     "MicrosoftTeamsConfig": {
       "properties": {
         "microsoftTeamsUrl": {
@@ -1363,6 +1392,7 @@ export const wireSchemaNames = [
   'Notifier',
   'Monitor',
   'Role',
+  'Group',
   'CreateUserRequest',
   'UpdateUserRoleRequest',
   'VirtualField',

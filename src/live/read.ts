@@ -3,6 +3,7 @@
 import { ApiError } from '../api/errors.js';
 import type { ApiClient } from '../api/types.js';
 import { isJsonObject } from '../core/json.js';
+import { isWriterLeaseObject } from '../core/writer-lease-record.js';
 import type { JsonObject, JsonValue, KindName, LiveObject, LiveState } from '../core/types.js';
 import { encodeSegment } from '../kinds/common.js';
 import { KINDS } from '../kinds/index.js';
@@ -123,12 +124,13 @@ async function listDatasetNames(client: ApiClient): Promise<string[]> {
 
 function arrayOf(body: JsonValue, method: string, path: string): JsonObject[] {
   if (!Array.isArray(body)) throw new Error(`${method} ${path}: expected a JSON array, got ${describe(body)}`);
-  return body.map((item) => {
+  const items = body.map((item) => {
     if (!isJsonObject(item)) {
       throw new Error(`${method} ${path}: expected an array of objects, found ${describe(item)}`);
     }
     return item;
   });
+  return items.filter((item) => !isWriterLeaseObject(path, item));
 }
 
 function liveObject(kind: KindName, raw: JsonObject, path: string, dataset?: string): LiveObject {

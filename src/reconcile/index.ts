@@ -2,12 +2,14 @@ import type { ApiClient } from '../api/types.js';
 import type { ApplyEvent, ApplyResult } from '../apply/index.js';
 import { applyPlan } from '../apply/index.js';
 import { hasErrors } from '../core/diagnostics.js';
-import type { Desired, Diagnostic, LiveState, Plan, Policy } from '../core/types.js';
+import { hostname } from 'node:os';
+import { isWriteAction, type Desired, type Diagnostic, type LiveState, type Plan, type Policy } from '../core/types.js';
 import { liveScope, readLive } from '../live/index.js';
 import { planChanges } from '../plan/index.js';
 import { readDesired } from '../source/index.js';
 import type { TreeLimits } from '../source/limits.js';
 import { loadInventory, openState, type StateHandle } from '../state/index.js';
+import { WriterLease } from './writer-lease.js';
 
 export interface ReconcileInput {
   dir: string;
@@ -27,6 +29,13 @@ export interface ReconcileInput {
   onChange?: (event: ApplyEvent) => void;
   /** Called once the plan exists, before any write (the CLI prints it). */
   onPlan?: (plan: Plan, desired: Desired) => void;
+  /**
+   * The workspace's writer lease, kept for as long as the caller runs (the daemon). Without one, a
+   * plan with writes takes the lease for the time of its apply and ends it after.
+   */
+  writerLease?: WriterLease;
+  /** Where warnings go (a writer lease taken over); default stderr. */
+  warn?: (message: string) => void;
 }
 
 export type ReconcileStatus =
@@ -80,6 +89,10 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
     }
     if (!writing || !state) return { ...base, status: 'planned' };
 
+    // Nothing is written, not even an adoption into the inventory, while another wsync writes the
+    // workspace (WriterLeaseError).
+    const lease = input.writerLease ?? (plan.changes.some((c) => isWriteAction(c.action)) ? writerLeaseFor(input, state) : undefined);
+    await lease?.hold();
     const result = await applyPlan({
       plan,
       desired,
@@ -90,9 +103,16 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
       tokenOutputDir: input.tokenOutputDir,
       onChange: input.onChange,
       signal: input.signal,
+    }).finally(async () => {
+      if (lease !== input.writerLease) await lease?.release().catch(() => undefined);
     });
     return { ...base, result, status: result.failed > 0 ? 'failed' : result.aborted ? 'stopped' : 'applied' };
   } finally {
     if (state && !input.state) await state.close();
   }
+}
+
+function writerLeaseFor(input: ReconcileInput, state: StateHandle): WriterLease {
+  const warn = input.warn ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
+  return new WriterLease(() => input.client, { id: state.writerId, host: hostname(), stateDir: state.dir }, { warn });
 }

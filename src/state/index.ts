@@ -3,7 +3,16 @@ import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import type { Inventory, InventoryEntry, KindName } from '../core/types.js';
 import { writeFileAtomic } from './atomic.js';
-import { HASH_KEY_FILE, INVENTORY_FILE, loadInventory, readHashKey, serializeInventory, sortEntries } from './inventory-file.js';
+import {
+  HASH_KEY_FILE,
+  INVENTORY_FILE,
+  loadInventory,
+  readHashKey,
+  readWriterId,
+  serializeInventory,
+  sortEntries,
+  WRITER_ID_FILE,
+} from './inventory-file.js';
 import { acquireLock, StateLockLostError, type HeldLock, type LockOptions, type LockOwner } from './lock.js';
 
 export { loadInventory, InventoryFileError } from './inventory-file.js';
@@ -26,6 +35,8 @@ export interface StateHandle {
   /** The current inventory, including everything recorded through this handle. */
   readonly inventory: Inventory;
   readonly lockOwner: LockOwner | undefined;
+  /** This state directory's id in the workspace's writer lease. */
+  readonly writerId: string;
   /** Records that wsync owns an object (replacing an entry of the same kind and key or id); durable when it resolves. */
   record(entry: InventoryEntry): Promise<void>;
   /** Drops an object from the inventory; durable when it resolves. */
@@ -44,6 +55,15 @@ export function displayStateDir(stateDir: string): string {
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : stateDir;
 }
 
+/** A random id for this state directory, made once: who writes, in the workspace's writer lease. */
+async function ensureWriterId(stateDir: string): Promise<string> {
+  const existing = await readWriterId(stateDir);
+  if (existing !== undefined) return existing;
+  const id = randomBytes(16).toString('hex');
+  await writeFileAtomic(join(stateDir, WRITER_ID_FILE), `${id}\n`, 0o600);
+  return id;
+}
+
 async function ensureHashKey(stateDir: string): Promise<string> {
   const existing = await readHashKey(stateDir);
   if (existing !== undefined) return existing;
@@ -59,7 +79,8 @@ export async function openState(stateDir: string, options: OpenStateOptions): Pr
   try {
     const loaded = await loadInventory(stateDir);
     const hashKey = await ensureHashKey(stateDir);
-    return createHandle(stateDir, loaded.entries, hashKey, lock);
+    const writerId = await ensureWriterId(stateDir);
+    return createHandle(stateDir, loaded.entries, hashKey, writerId, lock);
   } catch (err) {
     await lock?.release();
     throw err;
@@ -74,6 +95,7 @@ function createHandle(
   dir: string,
   initial: InventoryEntry[],
   hashKey: string,
+  writerId: string,
   lock: HeldLock | undefined,
 ): StateHandle {
   const file = join(dir, INVENTORY_FILE);
@@ -123,6 +145,7 @@ function createHandle(
       return { version: 1, entries: sortEntries([...entries.values()]), hashKey };
     },
     lockOwner: lock?.owner,
+    writerId,
     record(entry) {
       assertOpen();
       remove(slot(entry.kind, entry.key));

@@ -6,6 +6,7 @@ import { isKindName } from '../kinds/index.js';
 
 export const INVENTORY_FILE = 'inventory.json';
 export const HASH_KEY_FILE = 'hash.key';
+export const WRITER_ID_FILE = 'writer-id';
 
 const INVENTORY_HINT =
   'The inventory records which objects wsync owns; fix or restore the file ' +
@@ -102,6 +103,19 @@ export async function readHashKey(stateDir: string): Promise<string | undefined>
     throw new InventoryFileError(join(stateDir, HASH_KEY_FILE), 'expected 64 hex digits', HASH_KEY_HINT);
   }
   return key;
+}
+
+const WRITER_ID_HINT =
+  'It names this state directory in the workspace\'s writer lease; delete it to get a new one (a daemon running ' +
+  'with the old one then holds the lease until it expires)';
+
+/** The id this state directory writes under (the writer lease), or undefined when none was made yet. */
+export async function readWriterId(stateDir: string): Promise<string | undefined> {
+  const text = await readIfExists(join(stateDir, WRITER_ID_FILE));
+  if (text === undefined) return undefined;
+  const id = text.trim();
+  if (!/^[0-9a-f]{32}$/i.test(id)) throw new InventoryFileError(join(stateDir, WRITER_ID_FILE), 'expected 32 hex digits', WRITER_ID_HINT);
+  return id;
 }
 
 /**

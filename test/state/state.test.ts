@@ -113,7 +113,7 @@ describe('openState', () => {
     const entries = (await readInventoryFile(dir)).entries;
     expect(entries).toHaveLength(60);
     expect(entries[0]?.key).toBe('n00');
-    expect((await readdir(dir)).sort()).toEqual(['hash.key', 'inventory.json']);
+    expect((await readdir(dir)).sort()).toEqual(['hash.key', 'inventory.json', 'writer-id']);
   });
 
   it('refuses a second holder while the lock is held, naming the holder pid, and frees it on close', async () => {

@@ -2,6 +2,7 @@
 import { annotations } from './annotations.js';
 import type { KindModule } from './common.js';
 import { datasets } from './datasets.js';
+import { groups } from './groups.js';
 import { monitors } from './monitors.js';
 import { notifiers } from './notifiers.js';
 import { orgs } from './orgs.js';
@@ -15,6 +16,7 @@ export const KIND_MODULES: readonly KindModule[] = [
   datasets,
   roles,
   users,
+  groups,
   notifiers,
   monitors,
   vfields,
