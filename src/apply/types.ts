@@ -60,3 +60,9 @@ export class ApplyRefusedError extends Error {
     this.name = 'ApplyRefusedError';
   }
 }
+
+/** What a change reports when it is done: the object's id after it, and a note. */
+export interface Done {
+  id?: string;
+  message?: string;
+}

@@ -105,6 +105,8 @@ export interface Policy {
   adopt: boolean;
   /** `observe`: report drift, never write (daemon `--mode observe`). */
   mode: 'enforce' | 'observe';
+  /** Kinds whose deletion needs an opt-in (KindModule.deletionOptIn) that was given. */
+  allowDeletion?: KindName[];
 }
 
 export const DEFAULT_POLICY: Policy = {

@@ -102,6 +102,18 @@ export interface KindModule {
   replace?: Replacement;
   /** Absent when the object is never deleted by wsync (Org, DatasetField). */
   remove?(id: string, spec: JsonObject): HttpEndpoint;
+  /**
+   * Deleting an object of this kind takes more than prune (a dataset's data goes with it): the
+   * plan deletes one only when the kind is in `Policy.allowDeletion`, and otherwise skips it with
+   * this text as the reason. It says how to opt in.
+   */
+  deletionOptIn?: string;
+  /**
+   * Statuses with which an update answers that it was made against a stale version (409, 412):
+   * apply lists the kind again and writes once more over the object as it is now. toWire gets
+   * the live object, so a kind that writes with a version takes it from there.
+   */
+  staleWriteStatuses?: readonly number[];
   /** Why a declared object that does not exist live is not created (kinds without `create`). */
   missingReason?(name: string, spec: JsonObject): string;
 

@@ -1,6 +1,7 @@
 // What wsync owns, what prune may delete, and the safety rules that refuse a plan as a whole.
 import type { Change, Inventory, InventoryEntry, KindName, Policy } from '../core/types.js';
 import { KINDS } from '../kinds/index.js';
+import type { KindModule } from '../kinds/types.js';
 
 export class Ownership {
   private readonly byId = new Map<string, InventoryEntry>();
@@ -25,6 +26,12 @@ export function pruneReason(kind: KindName, entry: InventoryEntry | undefined, p
     return undefined;
   }
   return authoritative ? `not declared and ${kind} is authoritative (--prune=all:${kind})` : undefined;
+}
+
+/** Why prune must leave an object of this kind alone: its deletion needs an opt-in that was not given. */
+export function missingDeletionOptIn(module: KindModule, policy: Policy): string | undefined {
+  if (module.deletionOptIn === undefined || (policy.allowDeletion ?? []).includes(module.kind)) return undefined;
+  return module.deletionOptIn;
 }
 
 export interface SafetyInput {

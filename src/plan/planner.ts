@@ -22,7 +22,7 @@ import { compareSpecs } from './compare.js';
 import { fingerprintInputs, specPointer } from './fingerprint.js';
 import { indexLive, liveWithKey, type LiveEntry, type LiveIndex } from './live-index.js';
 import { orderChanges, type Ordered } from './ordering.js';
-import { applySafetyRules, Ownership, pruneReason } from './ownership.js';
+import { applySafetyRules, missingDeletionOptIn, Ownership, pruneReason } from './ownership.js';
 import { checkReferences, nameIndexFrom } from './references.js';
 
 export const OBSERVE_REASON = 'observe mode: drift reported, not applied';
@@ -168,6 +168,8 @@ function planUndeclared(kind: KindName, entries: readonly LiveEntry[], ctx: Cont
   if (ctx.policy.mode === 'observe') {
     return { ...base, id: first.object.id, owned, action: 'skipped', reason: `${OBSERVE_REASON} (would delete: ${reason})` };
   }
+  const optIn = missingDeletionOptIn(module, ctx.policy);
+  if (optIn !== undefined) return { ...base, id: first.object.id, owned, action: 'skipped', reason: `${reason}; not deleted: ${optIn}` };
   return { ...base, id: first.object.id, owned, ...reasons(reason) };
 }
 

@@ -256,3 +256,40 @@ describe('applyPlan', () => {
     expect((await readFile(join(state.dir, 'tokens', 'lost-secret'), 'utf8')).trim()).toBe(token?.token);
   });
 });
+
+describe('applyPlan: deferred references', () => {
+  async function apply(...declared: { kind: KindName; name: string; spec: JsonObject }[]): Promise<{ events: ApplyEvent[]; failed: number }> {
+    const desired = desiredOf(declared);
+    const { plan, live } = await planFor(desired);
+    const events: ApplyEvent[] = [];
+    const result = await applyPlan({ plan, desired, live, client, state, concurrency: 2, onChange: (e) => events.push(e) });
+    return { events, failed: result.failed };
+  }
+
+  it('writes a role again once the users it names were created in the same run', async () => {
+    const { events, failed } = await apply(
+      { kind: 'Role', name: 'sre', spec: { members: ['ann@example.com'], orgCapabilities: { monitors: ['read'] } } },
+      { kind: 'User', name: 'ann@example.com', spec: { name: 'Ann', role: 'sre' } },
+    );
+    expect(failed).toBe(0);
+    const followUp = events.filter((e) => e.kind === 'Role' && e.action === 'update');
+    expect(followUp).toEqual([expect.objectContaining({ outcome: 'done', message: 'members set once their users existed' })]);
+    expect(events.indexOf(followUp[0]!)).toBeGreaterThan(events.findIndex((e) => e.kind === 'User'));
+    const workspace = await emulator.state();
+    expect(named(workspace, 'roles', 'sre')?.members).toEqual([named(workspace, 'users', 'Ann')?.id]);
+  });
+
+  it('fails the second write, naming the members, when a user it waited for was not created', async () => {
+    const { events, failed } = await apply(
+      { kind: 'Role', name: 'sre', spec: { members: ['ann@example.com'], orgCapabilities: { monitors: ['read'] } } },
+      // The server refuses this role (a capability it does not know), so Ann, who needs it, is skipped.
+      { kind: 'Role', name: 'broken', spec: { orgCapabilities: { monitors: ['fly'] } } },
+      { kind: 'User', name: 'ann@example.com', spec: { name: 'Ann', role: 'broken' } },
+    );
+    expect(events.find((e) => e.kind === 'User')).toMatchObject({ outcome: 'skipped' });
+    expect(events.filter((e) => e.kind === 'Role' && e.action === 'update')).toEqual([
+      expect.objectContaining({ outcome: 'failed', message: 'members not set: ann@example.com (not created in this run)' }),
+    ]);
+    expect(failed).toBe(2);
+  });
+});

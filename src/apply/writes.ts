@@ -1,0 +1,142 @@
+// Every write apply sends goes through here: request bodies from the kind's toWire, the count of
+// writes, a POST whose answer was lost (found by listing again, or sent again), and an update
+// made against a stale version (written again over the object as it is now).
+import { ApiError } from '../api/errors.js';
+import type { ApiClient, ApiResponse } from '../api/types.js';
+import { isJsonObject } from '../core/json.js';
+import { getAt, withValueAt } from '../core/json-paths.js';
+import type { Change, DesiredResource, JsonObject, JsonValue, KindName, LiveObject, LiveState } from '../core/types.js';
+import { KINDS } from '../kinds/index.js';
+import type { HttpEndpoint, KindModule } from '../kinds/types.js';
+import { listKind } from '../live/index.js';
+import { ignoredFields } from '../plan/annotations.js';
+import type { ApplyIndex } from './name-index.js';
+
+/** POSTs that got no answer are retried this many times in all, each after a fresh list. */
+export const MAX_POST_ATTEMPTS = 3;
+
+/** A POST whose fate is unknown: no answer came (after it was sent), or a 5xx that may have followed the write. */
+function isUnanswered(err: unknown): boolean {
+  return err instanceof ApiError && ((err.noAnswer && !err.notSent) || err.maybeApplied);
+}
+
+function slot(kind: KindName, id: string): string {
+  return `${kind}\u0000${id}`;
+}
+
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export class WriteChannel {
+  /** HTTP writes attempted, as logical requests. */
+  writes = 0;
+  private readonly liveById = new Map<string, LiveObject>();
+
+  constructor(
+    private readonly client: ApiClient,
+    readonly index: ApplyIndex,
+    live: LiveState,
+  ) {
+    for (const list of Object.values(live.objects)) for (const object of list ?? []) this.liveById.set(slot(object.kind, object.id), object);
+  }
+
+  send(endpoint: HttpEndpoint, body?: JsonValue): Promise<ApiResponse> {
+    this.writes++;
+    return this.client.request(body === undefined ? { ...endpoint } : { ...endpoint, body });
+  }
+
+  /** The request body for the desired spec; `live` is the object an update writes over. */
+  wireBody(module: KindModule, resource: DesiredResource, live: LiveObject | undefined): JsonObject {
+    return module.toWire(resource.name, this.specForWrite(module, resource, live), this.index.resolveName, live);
+  }
+
+  /** The desired spec, with the live value kept for fields whose drift `wsync/ignore-fields` tolerates. */
+  private specForWrite(module: KindModule, resource: DesiredResource, live: LiveObject | undefined): JsonObject {
+    const ignored = ignoredFields(resource);
+    if (!live || ignored.length === 0) return resource.spec;
+    const liveSpec = module.fromWire(live.raw, this.index.resolveId).spec;
+    let spec = resource.spec;
+    for (const segments of ignored) {
+      const value = getAt(liveSpec, segments);
+      if (value !== undefined) spec = withValueAt(spec, segments, value);
+    }
+    return spec;
+  }
+
+  /** The live object as the plan saw it, if it was listed. */
+  listed(kind: KindName, id: string): LiveObject | undefined {
+    return this.liveById.get(slot(kind, id));
+  }
+
+  /** The live object an update writes over (an update body may depend on it: a User's is its role only). */
+  private liveObject(kind: KindName, id: string): LiveObject {
+    return this.listed(kind, id) ?? { kind, id, raw: { id } };
+  }
+
+  /**
+   * Updates object `id` to the desired spec. When the kind says the answer means a stale version
+   * (`staleWriteStatuses`), the kind is listed again and the update written once more over the
+   * object as it is now.
+   */
+  async update(change: Change, module: KindModule, resource: DesiredResource, id: string): Promise<void> {
+    if (!module.update) throw new Error(`${change.kind} objects cannot be updated through the API`);
+    const endpoint = module.update(id, resource.spec);
+    try {
+      await this.send(endpoint, this.wireBody(module, resource, this.liveObject(change.kind, id)));
+    } catch (err) {
+      const stale = err instanceof ApiError && err.status !== undefined && (module.staleWriteStatuses ?? []).includes(err.status);
+      if (!stale) throw err;
+      const fresh = (await listKind(this.client, change.kind, this.datasetsOf(module, resource))).find((object) => object.id === id);
+      if (!fresh) throw new Error(`${messageOf(err)}; listing ${change.kind} again found the object gone`);
+      this.liveById.set(slot(change.kind, id), fresh);
+      await this.send(endpoint, this.wireBody(module, resource, fresh));
+    }
+  }
+
+  /** The id the server gave the object it answered with. */
+  idOf(raw: JsonObject, change: Change): string {
+    const id = raw.id;
+    if (typeof id !== 'string' || id === '') throw new Error(`the server's answer for ${change.kind}/${change.key} has no id`);
+    return id;
+  }
+
+  /**
+   * Sends a POST that creates an object. When no answer comes (timeout, reset) or a 5xx leaves it
+   * unknown whether the server acted, the kind is listed again: an object of this key that was not
+   * there before is the one this POST created (adopt it); otherwise the POST is sent again.
+   */
+  async postWithRecovery(
+    kind: KindName,
+    key: string,
+    resource: DesiredResource,
+    post: () => Promise<ApiResponse>,
+  ): Promise<{ raw: JsonObject; recovered: boolean }> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const response = await post();
+        if (!isJsonObject(response.body)) throw new Error(`the server answered ${response.status} without the object`);
+        return { raw: response.body, recovered: false };
+      } catch (err) {
+        if (!isUnanswered(err)) throw err;
+        const found = await this.findNew(kind, key, resource).catch((listErr: unknown) => {
+          throw new Error(
+            `${messageOf(err)}; listing ${kind} again to check failed too (${messageOf(listErr)}), ` + 'so it was not retried: run apply again',
+          );
+        });
+        if (found) return { raw: found.raw, recovered: true };
+        if (attempt >= MAX_POST_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  /** Lists a kind again and returns an object of `key` that this run did not know about. */
+  private async findNew(kind: KindName, key: string, resource: DesiredResource): Promise<LiveObject | undefined> {
+    const objects = await listKind(this.client, kind, this.datasetsOf(KINDS[kind], resource));
+    return objects.find((object) => !this.index.knows(kind, object.id) && this.index.keyOfWire(kind, object.raw) === key);
+  }
+
+  private datasetsOf(module: KindModule, resource: DesiredResource): string[] | undefined {
+    return module.datasetOf ? [module.datasetOf(resource.spec)] : undefined;
+  }
+}
