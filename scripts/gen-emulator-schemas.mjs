@@ -35,6 +35,9 @@ const REQUEST_SCHEMAS = [
   'UpdateUserRoleRequest',
   'VirtualField',
   'CreateDataset',
+  'UpdateDataset',
+  'MapField',
+  'MapFields',
   'DatasetField',
   'StarredQuery',
   'NewAnnotation',
@@ -43,6 +46,7 @@ const REQUEST_SCHEMAS = [
   'RegenerateAPIToken',
   'PostOrg',
   'UpdateOrg',
+  'View',
 ];
 
 const OVERRIDES = {

@@ -19,6 +19,8 @@ export class Workspace {
   readonly monitors = new Collection<Stored>((monitor) => monitor);
   readonly roles = new Collection<Stored>((role) => role);
   readonly groups = new Collection<Stored>((group) => group);
+  /** Views keyed by name (a view's id is its name); answered without the id, as the OpenAPI View has none. */
+  readonly views = new Collection<Stored>(({ id: _id, ...view }) => view);
   readonly users: Collection<Stored>;
   readonly vfields = new Collection<Stored>((vfield) => vfield);
   readonly starredQueries = new Collection<Stored>((query) => query);

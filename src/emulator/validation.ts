@@ -36,6 +36,17 @@ export function validateBody(name: WireSchemaName, label: string, body: unknown)
   return body;
 }
 
+/** Like validateBody, for the request schemas that are arrays of strings (MapFields). */
+export function validateStringArrayBody(name: WireSchemaName, label: string, body: unknown): string[] {
+  if (body === undefined) throw badRequest(`${label}: a JSON request body is required`);
+  const validate = validatorFor(name);
+  if (!validate(body)) throw badRequest(`${label}: ${describeError(validate.errors?.[0])}`);
+  if (!Array.isArray(body) || !body.every((item): item is string => typeof item === 'string')) {
+    throw badRequest(`${label}: the request body must be an array of strings`);
+  }
+  return body;
+}
+
 /** Compiles every validator now, so the first request of each kind does not pay for it. */
 export function warmValidators(): void {
   for (const name of wireSchemaNames) validatorFor(name);

@@ -263,6 +263,23 @@ export const wireSchemas: Record<string, unknown> = {
         }
       }
     },
+    "MapField": {
+      "type": "object",
+      "required": [
+        "name"
+      ],
+      "properties": {
+        "name": {
+          "type": "string"
+        }
+      }
+    },
+    "MapFields": {
+      "type": "array",
+      "items": {
+        "type": "string"
+      }
+    },
     "MicrosoftTeamsConfig": {
       "properties": {
         "microsoftTeamsUrl": {
@@ -701,6 +718,20 @@ export const wireSchemas: Record<string, unknown> = {
         }
       }
     },
+    "UpdateDataset": {
+      "type": "object",
+      "properties": {
+        "description": {
+          "type": "string"
+        },
+        "retentionDays": {
+          "type": "integer"
+        },
+        "useRetentionPeriod": {
+          "type": "boolean"
+        }
+      }
+    },
     "UpdateOrg": {
       "type": "object",
       "required": [
@@ -757,6 +788,36 @@ export const wireSchemas: Record<string, unknown> = {
         "url": {
           "type": "string",
           "maxLength": 512
+        }
+      }
+    },
+    "View": {
+      "type": "object",
+      "required": [
+        "name",
+        "aplQuery"
+      ],
+      "properties": {
+        "aplQuery": {
+          "type": "string"
+        },
+        "datasets": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "description": {
+          "type": "string"
+        },
+        "name": {
+          "type": "string"
+        },
+        "sharedByOrg": {
+          "type": "string"
+        },
+        "sharedByOrgName": {
+          "type": "string"
         }
       }
     },
@@ -1397,6 +1458,9 @@ export const wireSchemaNames = [
   'UpdateUserRoleRequest',
   'VirtualField',
   'CreateDataset',
+  'UpdateDataset',
+  'MapField',
+  'MapFields',
   'DatasetField',
   'StarredQuery',
   'NewAnnotation',
@@ -1405,6 +1469,7 @@ export const wireSchemaNames = [
   'RegenerateAPIToken',
   'PostOrg',
   'UpdateOrg',
+  'View',
 ] as const;
 
 export type WireSchemaName = (typeof wireSchemaNames)[number];

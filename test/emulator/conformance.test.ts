@@ -102,9 +102,15 @@ describe('every answer conforms to openapi-v2.json', () => {
       await h.call('POST', `/v2/tokens/${idOf(created.token)}/regenerate`, {
         body: { existingTokenExpiresAt: soon, newToken: { name: unique('rotated'), orgCapabilities: { users: ['read'] } } },
       });
-      await h.call('POST', '/v2/datasets', {
+      const logs = await h.call('POST', '/v2/datasets', {
         body: { name: unique('ds'), kind: 'otel:logs:v1', retentionDays: 30, useRetentionPeriod: true },
       });
+      await h.call('PUT', `/v2/datasets/${idOf(logs)}/mapfields`, { body: ['attributes', 'resource.labels'] });
+      // A group directory sync made, as the service would answer it.
+      const managedName = unique('managed');
+      await inner.ok('POST', '/_emulator/seed', { groups: [{ name: managedName, isManaged: true, members: [fx.userId] }] });
+      const emptyGroup = await h.call('POST', '/v2/rbac/groups', { body: { name: unique('empty') } });
+      const bareView = await h.call('POST', '/v2/views', { body: { name: unique('bare'), aplQuery: "['checkout']" } });
       for (const path of [
         '/annotations',
         '/datasets',
@@ -114,6 +120,13 @@ describe('every answer conforms to openapi-v2.json', () => {
         '/notifiers',
         '/orgs',
         '/rbac/roles',
+        '/rbac/groups',
+        `/datasets/${idOf(logs)}`,
+        `/datasets/${idOf(logs)}/mapfields`,
+        `/datasets/${fx.datasetId}/mapfields`,
+        '/views',
+        `/views/${String((bareView.body as { name: string }).name)}`,
+        `/views/${fx.viewId}`,
         '/apl-starred-queries?who=all',
         '/apl-starred-queries?dataset=checkout&who=all&limit=2&offset=1',
         '/tokens',
@@ -132,6 +145,7 @@ describe('every answer conforms to openapi-v2.json', () => {
         ['/tokens', created.token],
         ['/rbac/roles', created.role],
         ['/users', created.customRoleUser],
+        ['/rbac/groups', emptyGroup],
       ];
       for (const [base, answer] of single) await h.call('GET', `/v2${base}/${idOf(answer)}`);
     });
@@ -159,6 +173,12 @@ describe('every answer conforms to openapi-v2.json', () => {
         if (requiredCapability(operation.op)) await h.call(method, path, { token: noCapabilities.token, body: operation.body?.(fx) });
       }
       await h.call('POST', '/v2/datasets', { body: { name: 'checkout' } });
+      await h.call('POST', `/v2/datasets/${fx.datasetId}/mapfields`, { body: { name: 'attributes' } });
+      await h.call('PUT', `/v2/datasets/${fx.datasetId}/mapfields`, { body: ['a', 'a'] });
+      await h.call('DELETE', `/v2/datasets/${fx.datasetId}/mapfields/nothing-here`);
+      await h.call('POST', '/v2/rbac/groups', { body: { name: 'g', roles: ['role_unknown'] } });
+      await h.call('POST', '/v2/views', { body: { name: fx.viewId, aplQuery: "['checkout']" } });
+      await h.call('PUT', `/v2/views/${fx.viewId}`, { body: { name: 'renamed', aplQuery: "['checkout']" } });
       const user = await h.ok<{ email: string }>('GET', `/v2/users/${fx.userId}`);
       await h.call('POST', '/v2/users', { body: { name: 'Twin', email: user.email, role: 'admin' } });
       const holder = await h.ok<{ id: string }>('POST', '/v2/users', { ...bodies.user(), role: fx.roleId });

@@ -12,6 +12,11 @@ export interface Fixtures {
   annotationId: string;
   tokenId: string;
   orgId: string;
+  /** A dataset of its own (PUT and DELETE need one), with the map field `attributes`. */
+  datasetId: string;
+  groupId: string;
+  /** A view's id is its name. */
+  viewId: string;
 }
 
 let counter = 0;
@@ -50,6 +55,9 @@ export const bodies = {
   annotation: () => ({ datasets: ['checkout'], type: 'deploy', title: unique('deploy'), time: new Date().toISOString() }),
   token: () => ({ name: unique('token'), orgCapabilities: { monitors: ['read'] } }),
   org: () => ({ name: unique('Org') }),
+  dataset: () => ({ name: unique('ds'), description: 'made by a test' }),
+  group: (fx: { userId: string; roleId: string }) => ({ name: unique('group'), description: 'test group', members: [fx.userId], roles: [fx.roleId] }),
+  view: () => ({ name: unique('view'), aplQuery: "['checkout'] | where status >= 500", datasets: ['checkout'], description: 'errors' }),
 };
 
 export async function createFixtures(harness: Harness): Promise<Fixtures> {
@@ -57,10 +65,18 @@ export async function createFixtures(harness: Harness): Promise<Fixtures> {
     String((await harness.ok<{ id: string }>('POST', path, body)).id);
   const notifierId = await id('/v2/notifiers', bodies.notifier());
   const userId = await id('/v2/users', bodies.user());
+  const roleId = await id('/v2/rbac/roles', bodies.role({ userId }));
+  const datasetId = await id('/v2/datasets', bodies.dataset());
+  await harness.ok('POST', `/v2/datasets/${datasetId}/mapfields`, { name: 'attributes' });
+  const view = bodies.view();
+  await harness.ok('POST', '/v2/views', view);
   return {
     notifierId,
     userId,
-    roleId: await id('/v2/rbac/roles', bodies.role({ userId })),
+    roleId,
+    datasetId,
+    groupId: await id('/v2/rbac/groups', bodies.group({ userId, roleId })),
+    viewId: view.name,
     monitorId: await id('/v2/monitors', bodies.monitor({ notifierId })),
     vfieldId: await id('/v2/vfields', bodies.vfield()),
     starredQueryId: await id('/v2/apl-starred-queries', bodies.starredQuery({ userId })),
@@ -106,6 +122,30 @@ export const OPERATIONS: Operation[] = [
     invalidBody: () => ({ name: 5 }),
   },
   { op: 'GET /datasets/{dataset_id}', path: () => '/datasets/checkout' },
+  {
+    op: 'PUT /datasets/{dataset_id}',
+    path: (fx) => `/datasets/${fx.datasetId}`,
+    body: () => ({ description: 'changed', retentionDays: 7, useRetentionPeriod: true }),
+    invalidBody: () => ({ retentionDays: 'a week' }),
+  },
+  { op: 'DELETE /datasets/{dataset_id}', path: (fx) => `/datasets/${fx.datasetId}` },
+  { op: 'GET /datasets/{dataset_id}/mapfields', path: (fx) => `/datasets/${fx.datasetId}/mapfields` },
+  {
+    op: 'PUT /datasets/{dataset_id}/mapfields',
+    path: (fx) => `/datasets/${fx.datasetId}/mapfields`,
+    body: () => ['attributes', 'resource'],
+    invalidBody: () => [7],
+  },
+  {
+    op: 'POST /datasets/{dataset_id}/mapfields',
+    path: (fx) => `/datasets/${fx.datasetId}/mapfields`,
+    body: () => ({ name: 'labels' }),
+    invalidBody: () => ({ name: 7 }),
+  },
+  {
+    op: 'DELETE /datasets/{dataset_id}/mapfields/{map_field_name}',
+    path: (fx) => `/datasets/${fx.datasetId}/mapfields/attributes`,
+  },
   { op: 'GET /datasets/{dataset_id}/fields', path: () => '/datasets/checkout/fields' },
   { op: 'GET /datasets/{dataset_id}/fields/{field_id}', path: () => '/datasets/checkout/fields/status' },
   {
@@ -168,6 +208,21 @@ export const OPERATIONS: Operation[] = [
     invalidBody: () => ({ description: 'no name' }),
   },
   { op: 'DELETE /rbac/roles/{id}', path: (fx) => `/rbac/roles/${fx.roleId}` },
+  { op: 'GET /rbac/groups', path: () => '/rbac/groups' },
+  {
+    op: 'POST /rbac/groups',
+    path: () => '/rbac/groups',
+    body: bodies.group,
+    invalidBody: () => ({ description: 'no name' }),
+  },
+  { op: 'GET /rbac/groups/{id}', path: (fx) => `/rbac/groups/${fx.groupId}` },
+  {
+    op: 'PUT /rbac/groups/{id}',
+    path: (fx) => `/rbac/groups/${fx.groupId}`,
+    body: (fx) => ({ ...bodies.group(fx), members: [] }),
+    invalidBody: () => ({ name: 'g', members: 'everyone' }),
+  },
+  { op: 'DELETE /rbac/groups/{id}', path: (fx) => `/rbac/groups/${fx.groupId}` },
   { op: 'GET /apl-starred-queries', path: () => '/apl-starred-queries?who=all&limit=10' },
   {
     op: 'POST /apl-starred-queries',
@@ -219,6 +274,16 @@ export const OPERATIONS: Operation[] = [
     invalidBody: () => ({ ...bodies.vfield(), expression: 3 }),
   },
   { op: 'DELETE /vfields/{id}', path: (fx) => `/vfields/${fx.vfieldId}` },
+  { op: 'GET /views', path: () => '/views' },
+  { op: 'POST /views', path: () => '/views', body: bodies.view, invalidBody: () => ({ name: 'v' }) },
+  { op: 'GET /views/{id}', path: (fx) => `/views/${fx.viewId}` },
+  {
+    op: 'PUT /views/{id}',
+    path: (fx) => `/views/${fx.viewId}`,
+    body: (fx) => ({ ...bodies.view(), name: fx.viewId, description: 'changed' }),
+    invalidBody: (fx) => ({ name: fx.viewId, aplQuery: 5 }),
+  },
+  { op: 'DELETE /views/{id}', path: (fx) => `/views/${fx.viewId}` },
 ];
 
 /** The method of an `op`. */

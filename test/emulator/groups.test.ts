@@ -14,7 +14,7 @@ describe('/v2/rbac/groups', () => {
     const group = await harness.ok<{ id: string }>('POST', '/v2/rbac/groups', { name: 'oncall' });
     expect(group).toMatchObject({ id: expect.stringMatching(/^grp_/), name: 'oncall', description: '', members: [], roles: [] });
     await harness.ok('PUT', `/v2/rbac/groups/${group.id}`, { name: 'oncall', description: 'pages' });
-    expect(await harness.ok('GET', '/v2/rbac/groups')).toEqual([{ id: group.id, name: 'oncall', description: 'pages', members: [], roles: [] }]);
+    expect(await harness.ok('GET', '/v2/rbac/groups')).toEqual([{ id: group.id, name: 'oncall', description: 'pages', members: [], roles: [], isManaged: false }]);
     await harness.ok('DELETE', `/v2/rbac/groups/${group.id}`);
     expect((await harness.call('GET', `/v2/rbac/groups/${group.id}`)).status).toBe(404);
   });

@@ -219,3 +219,11 @@ export function seedWith(
     dump: (workspace) => [...collection(workspace).values()],
   };
 }
+
+/** Removes `id` from the list `field` of every object that holds it (a deleted object's references). */
+export function dropFromLists(collection: Collection, field: string, id: string): void {
+  for (const item of [...collection.values()]) {
+    const list = item[field];
+    if (Array.isArray(list) && list.includes(id)) collection.put({ ...item, [field]: list.filter((entry) => entry !== id) });
+  }
+}

@@ -1,26 +1,54 @@
-// Datasets (/v2/datasets: list, create, get) and their fields (/v2/datasets/{d}/fields). A
-// dataset's id is its name. Fields come only from seeding, as ingest would make them; PUT changes
-// an existing field's description, hidden, type and unit.
+// Datasets (/v2/datasets: list, create, get, update, delete), their fields
+// (/v2/datasets/{d}/fields) and their map fields (/v2/datasets/{d}/mapfields). A dataset's id is
+// its name. Fields come only from seeding, as ingest would make them; PUT changes an existing
+// field's description, hidden, type and unit. Deleting a dataset takes its fields, map fields and
+// virtual fields with it (docs/wire-contract.md "Datasets").
 import { badRequest, conflict, notFound } from '../errors.js';
-import { stringField, type JsonObject } from '../json.js';
+import { stringArrayField, stringField, type JsonObject } from '../json.js';
 import { orgCap } from '../capabilities.js';
-import { json, jsonOf, type Route } from '../routes.js';
+import { json, jsonOf, noContent, type RequestContext, type Route } from '../routes.js';
 import type { Stored } from '../collection.js';
 import type { Workspace } from '../store.js';
-import { validateBody } from '../validation.js';
+import { validateBody, validateStringArrayBody } from '../validation.js';
 import { metaOf, seedMeta, type CreateMeta, type KindModule } from './common.js';
 
 const LABEL = 'datasets';
 const FIELDS_LABEL = 'dataset fields';
-const DATASET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const MAP_FIELDS_LABEL = 'map fields';
+// axiom-go DatasetCreateRequest: up to 80 of [a-zA-Z0-9._-], no special character first or last,
+// and not prefixed "axiom-".
+const DATASET_NAME = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,78}[A-Za-z0-9])?$/;
+// The Terraform provider's rule for map field names.
+const MAP_FIELD_NAME = /^[a-zA-Z0-9]+([a-zA-Z0-9_.-]*[a-zA-Z0-9]+)?$/;
+
+function checkName(name: string, label: string): void {
+  if (!DATASET_NAME.test(name) || name.toLowerCase().startsWith('axiom-')) {
+    throw badRequest(
+      `${label}: field "name" must be 1 to 80 letters, digits, ".", "_" and "-", start and end with a letter or digit, ` +
+        'and not start with "axiom-"',
+    );
+  }
+}
+
+function checkMapFieldName(name: string, label: string): void {
+  if (!MAP_FIELD_NAME.test(name)) {
+    throw badRequest(`${label}: "${name}" is not a valid map field name (letters, digits, ".", "_" and "-", starting and ending with a letter or digit)`);
+  }
+}
+
+function checkRetention(body: JsonObject, label: string): void {
+  const days = body.retentionDays;
+  if (typeof days === 'number' && days < 0) throw badRequest(`${label}: field "retentionDays" must not be negative`);
+}
 
 function saveDataset(workspace: Workspace, body: JsonObject, meta: CreateMeta, label: string): Stored {
   const name = stringField(body, 'name') ?? '';
-  if (!DATASET_NAME.test(name)) {
-    throw badRequest(`${label}: field "name" must start with a letter or digit and use only letters, digits, ".", "_" and "-"`);
-  }
+  checkName(name, label);
+  checkRetention(body, label);
   const seeded = meta.seeded ?? {};
   if (!meta.seeded && workspace.datasets.has(name)) throw conflict(`${label}: dataset "${name}" already exists`);
+  const mapFields = meta.seeded ? stringArrayField(seeded, 'mapFields') : [];
+  mapFields.forEach((field) => checkMapFieldName(field, label));
   const dataset: Stored = {
     id: name,
     name,
@@ -29,13 +57,22 @@ function saveDataset(workspace: Workspace, body: JsonObject, meta: CreateMeta, l
     created: stringField(seeded, 'created') ?? meta.now,
     updatedAt: stringField(seeded, 'updatedAt') ?? meta.now,
     who: stringField(seeded, 'who') ?? meta.name,
+    canWrite: true,
+    // x-omitempty: false in the OpenAPI document: always answered.
+    retentionDays: typeof body.retentionDays === 'number' ? body.retentionDays : 0,
+    useRetentionPeriod: body.useRetentionPeriod === true,
+    mapFields: [...new Set(mapFields)],
   };
-  for (const optional of ['retentionDays', 'useRetentionPeriod', 'edgeDeployment'] as const) {
-    const value = body[optional];
-    if (value !== undefined) dataset[optional] = value;
-  }
+  const edge = stringField(body, 'edgeDeployment');
+  if (edge !== undefined) dataset.edgeDeployment = edge;
   workspace.datasets.put(dataset);
   if (!workspace.datasetFields.has(name)) workspace.datasetFields.set(name, new Map());
+  return dataset;
+}
+
+function datasetOf(workspace: Workspace, name: string): Stored {
+  const dataset = workspace.datasets.get(name);
+  if (!dataset) throw notFound(`dataset "${name}" not found`);
   return dataset;
 }
 
@@ -57,6 +94,88 @@ function fieldOf(workspace: Workspace, dataset: string, name: string): JsonObjec
   return field;
 }
 
+/** Stores a dataset's new map fields and answers them. */
+function saveMapFields(context: RequestContext, dataset: Stored, names: string[]): void {
+  context.workspace.datasets.put({ ...dataset, mapFields: names, updatedAt: context.now });
+  context.workspace.changed();
+}
+
+function updateDataset(context: RequestContext) {
+  const dataset = datasetOf(context.workspace, context.params.dataset ?? '');
+  const body = validateBody('UpdateDataset', LABEL, context.body);
+  checkRetention(body, LABEL);
+  // name, kind and edgeDeployment are set at creation only; UpdateDataset does not carry them.
+  const updated: Stored = { ...dataset, updatedAt: context.now };
+  if (typeof body.description === 'string') updated.description = body.description;
+  if (typeof body.retentionDays === 'number') updated.retentionDays = body.retentionDays;
+  if (typeof body.useRetentionPeriod === 'boolean') updated.useRetentionPeriod = body.useRetentionPeriod;
+  context.workspace.datasets.put(updated);
+  context.workspace.changed();
+  return json(context.workspace.datasets.viewJson(updated));
+}
+
+function deleteDataset(context: RequestContext) {
+  const { workspace } = context;
+  const dataset = datasetOf(workspace, context.params.dataset ?? '');
+  workspace.datasets.delete(dataset.id);
+  workspace.datasetFields.delete(dataset.id);
+  // The dataset's virtual fields go with its data; starred queries, annotations and views keep
+  // naming it (the service's behaviour there is not documented).
+  for (const vfield of [...workspace.vfields.values()]) if (vfield.dataset === dataset.id) workspace.vfields.delete(vfield.id);
+  workspace.changed();
+  return noContent();
+}
+
+const mapFieldRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/v2/datasets/:dataset/mapfields',
+    capability: orgCap('datasets', 'read'),
+    handle: (context) => jsonOf(stringArrayField(datasetOf(context.workspace, context.params.dataset ?? ''), 'mapFields')),
+  },
+  {
+    method: 'PUT',
+    path: '/v2/datasets/:dataset/mapfields',
+    capability: orgCap('datasets', 'update'),
+    handle(context) {
+      const dataset = datasetOf(context.workspace, context.params.dataset ?? '');
+      const names = validateStringArrayBody('MapFields', MAP_FIELDS_LABEL, context.body);
+      names.forEach((name) => checkMapFieldName(name, MAP_FIELDS_LABEL));
+      const duplicate = names.find((name, index) => names.indexOf(name) !== index);
+      if (duplicate !== undefined) throw badRequest(`${MAP_FIELDS_LABEL}: "${duplicate}" is listed twice`);
+      saveMapFields(context, dataset, names);
+      return jsonOf(names);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v2/datasets/:dataset/mapfields',
+    capability: orgCap('datasets', 'update'),
+    handle(context) {
+      const dataset = datasetOf(context.workspace, context.params.dataset ?? '');
+      const name = stringField(validateBody('MapField', MAP_FIELDS_LABEL, context.body), 'name') ?? '';
+      checkMapFieldName(name, MAP_FIELDS_LABEL);
+      const current = stringArrayField(dataset, 'mapFields');
+      if (current.includes(name)) throw conflict(`${MAP_FIELDS_LABEL}: "${name}" is already a map field of dataset "${dataset.id}"`);
+      saveMapFields(context, dataset, [...current, name]);
+      return jsonOf({ name });
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/v2/datasets/:dataset/mapfields/:name',
+    capability: orgCap('datasets', 'update'),
+    handle(context) {
+      const dataset = datasetOf(context.workspace, context.params.dataset ?? '');
+      const name = context.params.name ?? '';
+      const current = stringArrayField(dataset, 'mapFields');
+      if (!current.includes(name)) throw notFound(`${MAP_FIELDS_LABEL}: "${name}" is not a map field of dataset "${dataset.id}"`);
+      saveMapFields(context, dataset, current.filter((field) => field !== name));
+      return noContent();
+    },
+  },
+];
+
 const routes: Route[] = [
   {
     method: 'GET',
@@ -77,13 +196,11 @@ const routes: Route[] = [
   {
     method: 'GET',
     path: '/v2/datasets/:dataset',
-    handle(context) {
-      const name = context.params.dataset ?? '';
-      const dataset = context.workspace.datasets.get(name);
-      if (!dataset) throw notFound(`dataset "${name}" not found`);
-      return json(context.workspace.datasets.viewJson(dataset));
-    },
+    handle: (context) => json(context.workspace.datasets.viewJson(datasetOf(context.workspace, context.params.dataset ?? ''))),
   },
+  { method: 'PUT', path: '/v2/datasets/:dataset', capability: orgCap('datasets', 'update'), handle: updateDataset },
+  { method: 'DELETE', path: '/v2/datasets/:dataset', capability: orgCap('datasets', 'delete'), handle: deleteDataset },
+  ...mapFieldRoutes,
   {
     method: 'GET',
     path: '/v2/datasets/:dataset/fields',

@@ -10,6 +10,7 @@ import { roles } from './roles.js';
 import { starredQueries } from './starred-queries.js';
 import { tokens } from './tokens.js';
 import { users } from './users.js';
+import { views } from './views.js';
 import { vfields } from './vfields.js';
 
 export const KIND_MODULES: readonly KindModule[] = [
@@ -22,6 +23,7 @@ export const KIND_MODULES: readonly KindModule[] = [
   vfields,
   starredQueries,
   annotations,
+  views,
   tokens,
   orgs,
 ];

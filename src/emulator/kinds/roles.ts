@@ -4,7 +4,7 @@ import { conflict } from '../errors.js';
 import { stringArrayField, stringField, type JsonObject } from '../json.js';
 import { orgCap } from '../capabilities.js';
 import type { Workspace } from '../store.js';
-import { assignId, crudRoutes, requireKnownUser, seedWith, withDefaults, writer, type KindModule, type SaveFunction } from './common.js';
+import { assignId, crudRoutes, dropFromLists, requireKnownUser, seedWith, withDefaults, writer, type KindModule, type SaveFunction } from './common.js';
 
 const LABEL = 'roles';
 const collection = (workspace: Workspace) => workspace.roles;
@@ -38,6 +38,8 @@ export const roles: KindModule = {
     capability: (action) => orgCap('rbac', action === 'read' ? 'read' : 'create'),
     create: (context) => write(context),
     update: write,
+    // A deleted role is no longer held by any group.
+    afterDelete: (workspace, deleted) => dropFromLists(workspace.groups, 'roles', deleted.id),
     authorize: (context, role, action) => {
       if (action !== 'delete') return;
       const holders = [...context.workspace.users.values()].filter((user) => stringField(user, 'role') === role.id);

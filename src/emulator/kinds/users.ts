@@ -8,7 +8,7 @@ import { json, jsonOf, type Route } from '../routes.js';
 import type { Stored } from '../collection.js';
 import type { Workspace } from '../store.js';
 import { validateBody } from '../validation.js';
-import { assignId, crudRoutes, metaOf, seedMeta, type CreateMeta, type KindModule } from './common.js';
+import { assignId, crudRoutes, dropFromLists, metaOf, seedMeta, type CreateMeta, type KindModule } from './common.js';
 
 const LABEL = 'users';
 
@@ -80,13 +80,9 @@ export const users: KindModule = {
         return json(context.workspace.users.viewJson(user));
       },
       afterDelete(workspace, deleted) {
-        // A deleted user is no longer a member of any role.
-        for (const role of workspace.roles.values()) {
-          const members = role.members;
-          if (Array.isArray(members) && members.includes(deleted.id)) {
-            workspace.roles.put({ ...role, members: members.filter((member) => member !== deleted.id) });
-          }
-        }
+        // A deleted user is no longer a member of any role or group.
+        dropFromLists(workspace.roles, 'members', deleted.id);
+        dropFromLists(workspace.groups, 'members', deleted.id);
       },
     }),
     roleRoute,
