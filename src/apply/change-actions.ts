@@ -65,6 +65,7 @@ export class ChangeActions {
     channel.index.set(change.kind, change.key, id);
     await this.records.recordOwned(change.kind, change.key, id, resource);
     this.deferred.retarget(change, id);
+    await channel.followUp(module, resource, id, { kind: change.kind, id, raw });
     return recovered ? { id, message: 'the answer was lost; found it created by listing again' } : { id };
   }
 
@@ -74,6 +75,7 @@ export class ChangeActions {
     this.deferred.note(change, resource, id);
     await this.channel.update(change, module, resource, id);
     await this.records.recordOwned(change.kind, change.key, id, resource);
+    await this.channel.followUp(module, resource, id, this.channel.listed(change.kind, id));
     return { id };
   }
 
@@ -86,6 +88,7 @@ export class ChangeActions {
       await this.channel.update(change, module, resource, id);
     }
     await this.records.recordOwned(change.kind, change.key, id, resource);
+    if (writable.length > 0) await this.channel.followUp(module, resource, id, this.channel.listed(change.kind, id));
     return { id, message: writable.length > 0 ? 'updated to match the files' : undefined };
   }
 

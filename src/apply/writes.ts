@@ -24,6 +24,14 @@ function slot(kind: KindName, id: string): string {
   return `${kind}\u0000${id}`;
 }
 
+function idFrom(read: () => string): string | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
 export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -94,11 +102,22 @@ export class WriteChannel {
     }
   }
 
-  /** The id the server gave the object it answered with. */
+  /** The id the server gave the object it answered with (as the kind addresses it: a view by name). */
   idOf(raw: JsonObject, change: Change): string {
-    const id = raw.id;
+    const fromItem = KINDS[change.kind].liveObjectFromListItem;
+    const id = fromItem ? idFrom(() => fromItem(raw, undefined).id) : raw.id;
     if (typeof id !== 'string' || id === '') throw new Error(`the server's answer for ${change.kind}/${change.key} has no id`);
     return id;
+  }
+
+  /**
+   * The kind's writes to endpoints of their own, after its main write (a dataset's map fields):
+   * `live` is the object as it is now, the create's answer or as listed.
+   */
+  async followUp(module: KindModule, resource: DesiredResource, id: string, live: LiveObject | undefined): Promise<void> {
+    if (!module.followUpWrites) return;
+    const spec = this.specForWrite(module, resource, live);
+    for (const write of module.followUpWrites(id, spec, live)) await this.send(write.endpoint, write.body);
   }
 
   /**

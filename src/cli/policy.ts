@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { DEFAULT_POLICY, type KindName, type Policy } from '../core/types.js';
-import { parseKindName } from '../kinds/index.js';
+import { KIND_NAMES, KINDS, parseKindName } from '../kinds/index.js';
 
 export interface PolicyFlags {
   prune?: boolean;
   pruneAll?: string[];
+  allowDelete?: string[];
   maxDeletes?: string;
   maxDeleteRatio?: string;
   forceDeletes?: boolean;
@@ -34,6 +35,11 @@ export function addPolicyOptions(cmd: Command): Command {
     )
     .option('--force-deletes', 'let a plan over the delete budget through', false)
     .option('--allow-empty', 'let a kind with owned objects be pruned to nothing', false)
+    .option(
+      '--allow-delete <KIND>',
+      'let prune delete objects of KIND, a kind whose deletion destroys more than the object (Dataset: all of its data); repeatable',
+      collect,
+    )
     .option('--no-adopt', 'refuse instead of adopting unowned live objects that match a declared key');
 }
 
@@ -59,12 +65,24 @@ export function expandPruneSpellings(argv: readonly string[]): string[] {
   return out;
 }
 
-function parseKinds(values: string[]): KindName[] {
+function parseKinds(values: string[], flag = '--prune-all'): KindName[] {
   return values.map((value) => {
     const kind = parseKindName(value);
-    if (!kind) throw new PolicyFlagError(`--prune-all ${value}: unknown kind "${value}"`);
+    if (!kind) throw new PolicyFlagError(`${flag} ${value}: unknown kind "${value}"`);
     return kind;
   });
+}
+
+/** Kinds named by --allow-delete: only kinds whose deletion needs the opt-in (a typo must not pass silently). */
+function parseDeletionOptIns(values: string[]): KindName[] {
+  const kinds = [...new Set(parseKinds(values, '--allow-delete'))];
+  for (const kind of kinds) {
+    if (KINDS[kind].deletionOptIn === undefined) {
+      const needing = KIND_NAMES.filter((k) => KINDS[k].deletionOptIn !== undefined).join(', ');
+      throw new PolicyFlagError(`--allow-delete ${kind}: deleting a ${kind} needs no opt-in (--prune is enough); kinds that need one: ${needing}`);
+    }
+  }
+  return kinds;
 }
 
 function parseNumber(text: string | undefined, flag: string, fallback: number, max?: number): number {
@@ -88,5 +106,6 @@ export function policyFromFlags(flags: PolicyFlags, mode: Policy['mode'] = 'enfo
     allowEmpty: flags.allowEmpty === true,
     adopt: flags.adopt !== false,
     mode,
+    allowDeletion: parseDeletionOptIns(flags.allowDelete ?? []),
   };
 }

@@ -150,6 +150,8 @@ export interface Change {
   id?: string;
   /** Why: for skipped, refused, replace and delete always; for others when useful. */
   reason?: string;
+  /** Said loudly by every plan format: what the change destroys besides the object (a dataset's data). */
+  warning?: string;
   diffs: FieldDiff[];
   /** The declaring document, for changes that come from a file. */
   source?: SourceLocation;

@@ -4,6 +4,7 @@ import { compareText, isEmptyValue, isJsonObject, jsonEqual, setOwn, sortedIfStr
 import { findPaths, getAt, toPointer, withoutValueAt, withValueAt } from '../core/json-paths.js';
 import type { JsonObject, JsonValue, KindName, LiveObject, LiveState } from '../core/types.js';
 import { KIND_NAMES, kindModule } from '../kinds/index.js';
+import { isBuiltinName, referenceNames } from '../kinds/reference-names.js';
 import type { KindModule, ResolveId } from '../kinds/types.js';
 import { fileBaseNames } from './naming.js';
 import {
@@ -153,25 +154,26 @@ function checkReferences(
   for (const ref of module.references) {
     const names = known(ref.target);
     if (!names) continue;
-    const segments = ref.field.split('.');
-    const value = getAt(spec, segments);
-    const ok = (name: string): boolean => names.has(name) || (ref.builtins ?? []).includes(name);
-    if (ref.many && Array.isArray(value)) {
-      const kept = value.filter((v): v is string => typeof v === 'string' && ok(v));
-      if (kept.length !== value.length) {
-        warnings.push(
-          `${module.kind} "${draft.name}": ${value.length - kept.length} of its ${ref.field} point at ` +
-            `${ref.target} objects that are not listed; they are left out of the file`,
-        );
-        spec = withValueAt(spec, segments, kept);
-      }
-    } else if (typeof value === 'string' && !ok(value)) {
+    const unknown = referenceNames(ref, spec).filter(({ name }) => !names.has(name) && !isBuiltinName(ref, name));
+    if (unknown.length === 0) continue;
+    if (!ref.many) {
       warnings.push(
         `${module.kind} "${draft.name}" (id ${draft.id}): skipped, its ${ref.field} points at a ${ref.target} ` +
           'that is not listed, so a file could not name it',
       );
       return undefined;
     }
+    const segments = ref.field.split('.');
+    const value = getAt(spec, segments);
+    const dropped = new Set(unknown.map(({ name }) => name));
+    const kept: JsonValue = Array.isArray(value)
+      ? value.filter((v) => !(typeof v === 'string' && dropped.has(v)))
+      : Object.fromEntries(Object.entries(isJsonObject(value) ? value : {}).filter(([key]) => !dropped.has(key)));
+    warnings.push(
+      `${module.kind} "${draft.name}": ${unknown.length} of its ${ref.field} point at ` +
+        `${ref.target} objects that are not listed; they are left out of the file`,
+    );
+    spec = withValueAt(spec, segments, kept);
   }
   return spec;
 }
@@ -287,6 +289,10 @@ export function exportWorkspace(live: LiveState, options: ExportOptions): Export
     const kindDrafts: Draft[] = [];
     for (const object of liveOf(live, kind)) {
       const wire = module.fromWire(object.raw, resolveId);
+      if (module.managedByService?.(object.raw)) {
+        warnings.push(`${module.kind} "${wire.name}" (id ${object.id}): skipped, the service manages it (wsync never writes it)`);
+        continue;
+      }
       const name = finalNames.get(kind)?.get(object.id) ?? wire.name;
       if (!checkName(module, object.id, name, warnings)) continue;
       const base = { id: object.id, name, spec: wire.spec };

@@ -99,6 +99,26 @@ insecure?: boolean
 timeoutMs?: number
 }
 
+export interface DatasetSpec {
+description?: string
+/**
+ * What the dataset holds; set at creation only (a change is reported, not applied). Default axiom:events:v1.
+ */
+kind?: ("axiom:events:v1" | "otel:logs:v1" | "otel:traces:v1" | "otel:metrics:v1")
+/**
+ * Days data is kept when useRetentionPeriod is true.
+ */
+retentionDays?: number
+/**
+ * Delete data older than retentionDays.
+ */
+useRetentionPeriod?: boolean
+/**
+ * Fields stored as maps (a set: order does not matter).
+ */
+mapFields?: string[]
+}
+
 export interface DatasetFieldSpec {
 dataset: string
 description?: string
@@ -108,6 +128,18 @@ unit?: string
  * Usually set by ingest; declare it only to pin it.
  */
 type?: string
+}
+
+export interface GroupSpec {
+description?: string
+/**
+ * Email addresses of Users (declared here or existing live).
+ */
+members?: string[]
+/**
+ * Names of Roles (declared here or existing live).
+ */
+roles?: string[]
 }
 
 export interface MonitorSpec {
@@ -327,6 +359,18 @@ name: string
  * A built-in role (admin, member, read-only) or the name of a Role.
  */
 role: string
+}
+
+export interface ViewSpec {
+/**
+ * The APL query that defines the view.
+ */
+aplQuery: string
+/**
+ * Names of the Datasets the query reads (declared here or existing live).
+ */
+datasets?: string[]
+description?: string
 }
 
 export interface VirtualFieldSpec {

@@ -7,7 +7,7 @@ export const annotation: KindModule = {
   kind: 'Annotation',
   plural: 'annotations',
   schemaFile: 'annotation.json',
-  level: 2,
+  level: 3,
   description: 'A marker on charts (a deploy, an incident), keyed by type and title.',
   keyOf: (name, spec) => `${asString(spec.type) ?? ''}/${name}`,
   list: { style: 'plain', path: '/v2/annotations' },
@@ -22,7 +22,7 @@ export const annotation: KindModule = {
   computed: ['time'],
   timestamps: ['time', 'endTime'],
   immutable: [],
-  references: [],
+  references: [{ field: 'datasets', wireField: 'datasets', target: 'Dataset', many: true, oftenUndeclared: true }],
 
   toWire(name, spec) {
     return { title: name, ...pickDefined(spec, FIELDS) };

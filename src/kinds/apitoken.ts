@@ -1,13 +1,13 @@
 import { asJsonObject } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
-import { asString, encodeSegment } from './common.js';
+import { asString, DATASET_CAPABILITIES_REFERENCE, encodeSegment } from './common.js';
 import type { KindModule } from './types.js';
 
 export const apiToken: KindModule = {
   kind: 'ApiToken',
   plural: 'tokens',
   schemaFile: 'apitoken.json',
-  level: 2,
+  level: 3,
   description: 'An API token; its secret is written to the token output directory, never logged.',
   keyOf: (name) => name,
   list: { style: 'plain', path: '/v2/tokens' },
@@ -30,7 +30,7 @@ export const apiToken: KindModule = {
   computed: [],
   timestamps: ['expiresAt'],
   immutable: [],
-  references: [],
+  references: [DATASET_CAPABILITIES_REFERENCE],
 
   toWire(name, spec) {
     const body: JsonObject = {

@@ -1,7 +1,18 @@
 import type { JsonObject, JsonValue, KindName } from '../core/types.js';
-import type { ResolveId, ResolveName } from './types.js';
+import type { Reference, ResolveId, ResolveName } from './types.js';
 
 export const SERVER_OWNED_COMMON = ['id', 'createdAt', 'createdBy', 'updatedAt'] as const;
+
+/** Capabilities keyed by dataset name (Role, ApiToken): each key but `*` names a Dataset. */
+export const DATASET_CAPABILITIES_REFERENCE: Reference = {
+  field: 'datasetCapabilities',
+  wireField: 'datasetCapabilities',
+  target: 'Dataset',
+  many: true,
+  keyed: true,
+  builtins: ['*'],
+  oftenUndeclared: true,
+};
 
 /** A name in a spec that names no declared or live object of the target kind. */
 export class UnresolvedReferenceError extends Error {

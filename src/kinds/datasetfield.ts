@@ -16,7 +16,7 @@ export const datasetField: KindModule = {
   kind: 'DatasetField',
   plural: 'fields',
   schemaFile: 'datasetfield.json',
-  level: 2,
+  level: 3,
   description: 'Settings (description, unit, hidden) of a field that ingest created.',
   keyOf: (name, spec) => `${asString(spec.dataset) ?? ''}/${name}`,
   datasetOf: (spec) => asString(spec.dataset) ?? '',
@@ -39,7 +39,7 @@ export const datasetField: KindModule = {
   computed: ['type'],
   timestamps: [],
   immutable: ['dataset'],
-  references: [],
+  references: [{ field: 'dataset', wireField: 'dataset', target: 'Dataset', many: false, oftenUndeclared: true }],
 
   toWire(name, spec, _resolve, live) {
     // The field's type comes from ingest; keep the live one unless the file pins it.

@@ -1,6 +1,8 @@
 import { annotation } from './annotation.js';
 import { apiToken } from './apitoken.js';
+import { dataset } from './dataset.js';
 import { datasetField } from './datasetfield.js';
+import { group } from './group.js';
 import { monitor } from './monitor.js';
 import { notifier } from './notifier.js';
 import { org } from './org.js';
@@ -8,6 +10,7 @@ import { role } from './role.js';
 import { starredQuery } from './starredquery.js';
 import type { KindModule } from './types.js';
 import { user } from './user.js';
+import { view } from './view.js';
 import { virtualField } from './virtualfield.js';
 
 export type { KindModule } from './types.js';
@@ -26,15 +29,18 @@ function withNfcKeys(module: KindModule): KindModule {
  * typed with a combining accent is the same object as `café` typed with one character.
  */
 export const KINDS = {
+  Dataset: withNfcKeys(dataset),
   Role: withNfcKeys(role),
   Notifier: withNfcKeys(notifier),
   Org: withNfcKeys(org),
   User: withNfcKeys(user),
+  Group: withNfcKeys(group),
   Monitor: withNfcKeys(monitor),
   StarredQuery: withNfcKeys(starredQuery),
   VirtualField: withNfcKeys(virtualField),
   DatasetField: withNfcKeys(datasetField),
   Annotation: withNfcKeys(annotation),
+  View: withNfcKeys(view),
   ApiToken: withNfcKeys(apiToken),
 } as const satisfies Readonly<Record<string, KindModule>>;
 

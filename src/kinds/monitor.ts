@@ -30,7 +30,7 @@ export const monitor: KindModule = {
   kind: 'Monitor',
   plural: 'monitors',
   schemaFile: 'monitor.json',
-  level: 2,
+  level: 3,
   description: 'An alert definition: an APL query, a condition and the notifiers to call.',
   keyOf: (name) => name,
   list: { style: 'plain', path: '/v2/monitors' },

@@ -7,7 +7,7 @@ export const notifier: KindModule = {
   kind: 'Notifier',
   plural: 'notifiers',
   schemaFile: 'notifier.json',
-  level: 0,
+  level: 1,
   description: 'A notification channel (Slack, PagerDuty, email, webhooks, ...).',
   keyOf: (name) => name,
   list: { style: 'plain', path: '/v2/notifiers' },

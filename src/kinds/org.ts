@@ -5,7 +5,7 @@ export const org: KindModule = {
   kind: 'Org',
   plural: 'orgs',
   schemaFile: 'org.json',
-  level: 0,
+  level: 1,
   description: 'An organization, by name: created when missing, never deleted.',
   keyOf: (name) => name,
   list: { style: 'plain', path: '/v2/orgs' },

@@ -1,13 +1,13 @@
 import { asJsonObject } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
-import { asString, asStringArray, encodeSegment, namesOf } from './common.js';
+import { asString, asStringArray, DATASET_CAPABILITIES_REFERENCE, encodeSegment, namesOf } from './common.js';
 import type { KindModule } from './types.js';
 
 export const role: KindModule = {
   kind: 'Role',
   plural: 'roles',
   schemaFile: 'role.json',
-  level: 0,
+  level: 1,
   description: 'A custom role: capabilities and the users that hold it.',
   keyOf: (name) => name,
   list: { style: 'plain', path: '/v2/rbac/roles' },
@@ -21,7 +21,7 @@ export const role: KindModule = {
   computed: [],
   timestamps: [],
   immutable: [],
-  references: [{ field: 'members', wireField: 'members', target: 'User', many: true, deferrable: true }],
+  references: [{ field: 'members', wireField: 'members', target: 'User', many: true, deferrable: true }, DATASET_CAPABILITIES_REFERENCE],
 
   normalize: (spec) => (spec.members ? { ...spec, members: asStringArray(spec.members).map((m) => m.toLowerCase()) } : spec),
 

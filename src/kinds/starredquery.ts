@@ -7,7 +7,7 @@ export const starredQuery: KindModule = {
   kind: 'StarredQuery',
   plural: 'starred-queries',
   schemaFile: 'starredquery.json',
-  level: 2,
+  level: 3,
   description: 'A saved APL query, owned by a user.',
   keyOf: (name, spec) => `${(asString(spec.owner) ?? '').toLowerCase()}/${name}`,
   list: { style: 'paged', path: '/v2/apl-starred-queries', pageSize: 1000, query: { who: 'all' } },
@@ -21,7 +21,10 @@ export const starredQuery: KindModule = {
   computed: [],
   timestamps: [],
   immutable: [],
-  references: [{ field: 'owner', wireField: 'who', target: 'User', many: false }],
+  references: [
+    { field: 'owner', wireField: 'who', target: 'User', many: false },
+    { field: 'dataset', wireField: 'dataset', target: 'Dataset', many: false, oftenUndeclared: true },
+  ],
 
   normalize: (spec) => (typeof spec.owner === 'string' ? { ...spec, owner: spec.owner.toLowerCase() } : spec),
 

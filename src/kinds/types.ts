@@ -16,6 +16,16 @@ export interface Reference {
   /** Names that are not references but built-in values (User role: `admin`, `member`, `read-only`). */
   builtins?: readonly string[];
   /**
+   * The names are the keys of the object at `field`, not its values (capabilities keyed by
+   * dataset name: `datasetCapabilities: { checkout: {...} }`).
+   */
+  keyed?: true;
+  /**
+   * Targets usually exist live without a file (datasets made by ingest): `validate`, which cannot
+   * see live state, says nothing about an undeclared one unless a declared target is a close match.
+   */
+  oftenUndeclared?: true;
+  /**
    * The reference may point at an object created later in the same run (Role members -> Users, while
    * Users need Roles first): the first write leaves unresolved names out and apply writes the object
    * again once the targets exist. The planner adds no dependency edge for it.
@@ -45,6 +55,12 @@ export interface Replacement {
    * object), `now` the time of the write. Its answer is the new object, with a new id.
    */
   request(id: string, body: JsonObject, now: Date): { endpoint: HttpEndpoint; body: JsonObject };
+}
+
+/** A request apply sends after the main write of an object (a dataset's map fields). */
+export interface FollowUpWrite {
+  endpoint: HttpEndpoint;
+  body: JsonValue;
 }
 
 /** A secret the API issues once, in the answer to a create or replace, and never shows again. */
@@ -89,8 +105,8 @@ export interface KindModule {
 
   list: ListStrategy;
   /**
-   * The id and wire object of one item a list answered, when the item's own `id` is not how the
-   * API addresses it (DatasetField: `dataset/name`). `dataset` is the dataset listed, for
+   * The id and wire object of one item a list (or a create) answered, when the item's own `id` is
+   * not how the API addresses it (DatasetField: `dataset/name`; View: its name). `dataset` is the dataset listed, for
    * per-dataset kinds. Throws (the reader names the request) when the item cannot be addressed.
    */
   liveObjectFromListItem?(item: JsonObject, dataset: string | undefined): { id: string; raw: JsonObject };
@@ -114,6 +130,23 @@ export interface KindModule {
    * the live object, so a kind that writes with a version takes it from there.
    */
   staleWriteStatuses?: readonly number[];
+  /**
+   * What a delete of this kind destroys besides the object (a dataset's data): every plan format
+   * shows it loudly on the delete (also when the delete budget refuses it).
+   */
+  deletionWarning?: string;
+  /**
+   * Parts of an object its main write cannot set, written through their own endpoints (a dataset's
+   * map fields): apply sends these after a create, update or adoption of object `id` succeeds, in
+   * order. `live` is the object as it is now (the create's answer, or as listed); give none for a
+   * part that is already as declared.
+   */
+  followUpWrites?(id: string, spec: JsonObject, live: LiveObject | undefined): FollowUpWrite[];
+  /**
+   * A live object the service manages itself (a group synced from a directory): wsync never
+   * writes, adopts or deletes it, and a file declaring its key is told so.
+   */
+  managedByService?(raw: JsonObject): boolean;
   /** Why a declared object that does not exist live is not created (kinds without `create`). */
   missingReason?(name: string, spec: JsonObject): string;
 

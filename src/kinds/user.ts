@@ -13,7 +13,7 @@ export const user: KindModule = {
   kind: 'User',
   plural: 'users',
   schemaFile: 'user.json',
-  level: 1,
+  level: 2,
   description: 'A member of the organization, keyed by email, with a built-in or custom role.',
   keyOf: (name) => name.toLowerCase(),
   list: { style: 'plain', path: '/v2/users' },

@@ -8,7 +8,7 @@ export const virtualField: KindModule = {
   kind: 'VirtualField',
   plural: 'vfields',
   schemaFile: 'virtualfield.json',
-  level: 2,
+  level: 3,
   description: 'A field computed at query time from an APL expression, per dataset.',
   keyOf: (name, spec) => `${asString(spec.dataset) ?? ''}/${name}`,
   datasetOf: (spec) => asString(spec.dataset) ?? '',
@@ -23,7 +23,7 @@ export const virtualField: KindModule = {
   computed: [],
   timestamps: [],
   immutable: ['dataset'],
-  references: [],
+  references: [{ field: 'dataset', wireField: 'dataset', target: 'Dataset', many: false, oftenUndeclared: true }],
 
   toWire(name, spec) {
     return { name, ...pickDefined(spec, FIELDS) };

@@ -86,18 +86,14 @@ async function listDatasets(
   datasets: string[],
 ): Promise<{ objects: LiveObject[]; listed: string[] }> {
   const perDataset = await Promise.all(datasets.map((dataset) => listOneDataset(client, kind, dataset)));
-  const objects: LiveObject[] = [];
-  const listed: string[] = [];
-  perDataset.forEach((found, i) => {
-    if (found === undefined) return;
-    listed.push(datasets[i] as string);
-    objects.push(...found);
-  });
-  return { objects, listed };
+  return { objects: perDataset.flat(), listed: [...datasets] };
 }
 
-/** The objects of one dataset; undefined when the dataset does not exist (404). */
-async function listOneDataset(client: ApiClient, kind: KindName, dataset: string): Promise<LiveObject[] | undefined> {
+/**
+ * The objects of one dataset. A dataset that does not exist (404) holds none: it may be declared
+ * and created in this run, and whether it exists at all is the planner's reference check.
+ */
+async function listOneDataset(client: ApiClient, kind: KindName, dataset: string): Promise<LiveObject[]> {
   const strategy = KINDS[kind].list;
   if (strategy.style !== 'per-dataset') throw new Error(`${kind} is not listed per dataset`);
   const inPath = strategy.datasetIn === 'path';
@@ -107,7 +103,7 @@ async function listOneDataset(client: ApiClient, kind: KindName, dataset: string
     const res = await client.request(inPath ? { method: 'GET', path } : { method: 'GET', path, query: { dataset } });
     body = res.body;
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return undefined;
+    if (err instanceof ApiError && err.status === 404) return [];
     throw err;
   }
   // Each object carries the dataset it was listed under, so its natural key can name it.

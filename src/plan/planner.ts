@@ -37,6 +37,10 @@ interface Context {
   diagnostics: Diagnostic[];
 }
 
+function isServiceManaged(module: KindModule, entry: LiveEntry): boolean {
+  return module.managedByService?.(entry.object.raw) ?? false;
+}
+
 function ambiguityReason(entries: readonly LiveEntry[]): string {
   const ids = entries.map((e) => e.object.id).join(', ');
   return `ambiguous: ${entries.length} live objects have this key (ids ${ids}); resolve by hand`;
@@ -81,11 +85,13 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
   }
   if (module.datasetOf) {
     const dataset = module.datasetOf(spec);
+    // The reader lists every dataset in play; one that does not exist reads as holding nothing, and
+    // the reference check says whether it is declared or live.
     if (!(ctx.live.listedDatasets[resource.kind] ?? []).includes(dataset)) {
-      const message = `dataset "${dataset}" does not exist`;
+      const message = `the ${resource.kind} objects of dataset "${dataset}" were not read from the workspace, so this resource cannot be planned`;
       ctx.diagnostics.push({
         severity: 'error',
-        code: 'unknown-dataset',
+        code: 'not-listed',
         kind: resource.kind,
         name: resource.name,
         field: 'spec.dataset',
@@ -103,6 +109,12 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
     return skip(reason);
   }
   const [match] = matches;
+  if (match && isServiceManaged(module, match)) {
+    const reason = `managed by the service (id ${match.object.id}): wsync never writes, adopts or deletes it`;
+    const message = `${resource.kind} "${resource.key}" is ${reason}; remove it from the files or give it another name`;
+    ctx.diagnostics.push({ severity: 'warning', code: 'service-managed', kind: resource.kind, name: resource.name, message, ...located('') });
+    return { ...skip(reason), id: match.object.id };
+  }
   const entry = match ? ctx.ownership.entryFor(resource.kind, match.object.id) : undefined;
   const { diffs, secretUnknown } = compareSpecs({
     module,
@@ -143,8 +155,10 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
 }
 
 /** Live objects whose key no file declares: deleted when prune says so, else left alone. */
-function planUndeclared(kind: KindName, entries: readonly LiveEntry[], ctx: Context): Change | undefined {
+function planUndeclared(kind: KindName, all: readonly LiveEntry[], ctx: Context): Change | undefined {
   const module = KINDS[kind];
+  // What the service manages itself is never pruned, whatever the policy.
+  const entries = all.filter((e) => !isServiceManaged(module, e));
   const why = entries.map((e) => pruneReason(kind, ctx.ownership.entryFor(kind, e.object.id), ctx.policy));
   const [first] = entries;
   const [reason] = why;
@@ -170,7 +184,12 @@ function planUndeclared(kind: KindName, entries: readonly LiveEntry[], ctx: Cont
   }
   const optIn = missingDeletionOptIn(module, ctx.policy);
   if (optIn !== undefined) return { ...base, id: first.object.id, owned, action: 'skipped', reason: `${reason}; not deleted: ${optIn}` };
-  return { ...base, id: first.object.id, owned, ...reasons(reason) };
+  return { ...base, id: first.object.id, owned, ...reasons(reason), ...warned(module) };
+}
+
+/** The loud warning a delete of this kind carries (a dataset's data goes with it), if any. */
+function warned(module: KindModule): { warning?: string } {
+  return module.deletionWarning === undefined ? {} : { warning: module.deletionWarning };
 }
 
 function countBy<T>(items: Iterable<T>, keyOf: (item: T) => KindName): Map<KindName, number> {

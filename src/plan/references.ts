@@ -3,7 +3,9 @@
 import { changeRef, type Change, type Desired, type DesiredResource, type Diagnostic, type JsonObject, type KindName, type LiveState } from '../core/types.js';
 import { UnresolvedReferenceError } from '../kinds/common.js';
 import { KINDS } from '../kinds/index.js';
-import { getAt } from '../core/json-paths.js';
+import { toPointer } from '../core/json-paths.js';
+import { isBuiltinName, referenceNames } from '../kinds/reference-names.js';
+import { suggestion } from '../source/suggest.js';
 import type { Reference, ResolveName } from '../kinds/types.js';
 import { indexLive, type LiveIndex } from './live-index.js';
 
@@ -51,6 +53,16 @@ export class NameIndex {
     this.ambiguousKeys.set(slot(kind, key), [...ids]);
   }
 
+  /** Every key of a kind this index knows, declared or live (for "did you mean"). */
+  keysOf(kind: KindName): string[] {
+    const prefix = slot(kind, '');
+    const keys = new Set<string>();
+    for (const known of [this.ids.keys(), this.ambiguousKeys.keys(), this.declaredKeys.values()]) {
+      for (const entry of known) if (entry.startsWith(prefix)) keys.add(entry.slice(prefix.length));
+    }
+    return [...keys].sort();
+  }
+
   isDeclared(kind: KindName, key: string): boolean {
     return this.declaredKeys.has(slot(kind, key));
   }
@@ -90,23 +102,18 @@ export interface ReferenceUse {
   pointer: string;
 }
 
+/** `spec.notifiers[1]`, `spec.datasetCapabilities.checkout`: a name's place, for messages. */
+function labelOf(segments: readonly (string | number)[]): string {
+  return segments.reduce<string>((out, s) => (typeof s === 'number' ? `${out}[${s}]` : `${out}.${s}`), 'spec');
+}
+
 export function referenceUses(kind: KindName, spec: JsonObject): ReferenceUse[] {
   const uses: ReferenceUse[] = [];
   for (const reference of KINDS[kind].references) {
-    const segments = reference.field.split('.');
-    const value = getAt(spec, segments);
-    const base = `spec.${reference.field}`;
-    const pointer = `/spec/${segments.join('/')}`;
-    const add = (name: string, label: string, at: string): void => {
-      if (reference.builtins?.includes(name)) return;
-      uses.push({ reference, name, key: referenceKey(reference.target, name), label, pointer: at });
-    };
-    if (Array.isArray(value)) {
-      value.forEach((item, i) => {
-        if (typeof item === 'string') add(item, `${base}[${i}]`, `${pointer}/${i}`);
-      });
-    } else if (typeof value === 'string') {
-      add(value, base, pointer);
+    for (const { name, segments } of referenceNames(reference, spec)) {
+      if (isBuiltinName(reference, name)) continue;
+      const pointer = toPointer(['spec', ...segments]);
+      uses.push({ reference, name, key: referenceKey(reference.target, name), label: labelOf(segments), pointer });
     }
   }
   return uses;
@@ -166,7 +173,8 @@ export function checkReferences(resource: DesiredResource, spec: JsonObject, con
     }
     const id = context.names.idOf(target, use.key);
     if (id === undefined) {
-      problem('unresolved-reference', new UnresolvedReferenceError(target, use.name, use.label).message);
+      const hint = suggestion(use.key, context.names.keysOf(target));
+      problem('unresolved-reference', `${new UnresolvedReferenceError(target, use.name, use.label).message}${hint}`);
     } else if (context.deleted.has(`${target}/${id}`)) {
       problem(
         'reference-to-deleted',

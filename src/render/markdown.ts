@@ -53,7 +53,8 @@ function diffLine(change: Change, diff: Change['diffs'][number]): string {
 function changeBlock(change: Change): string[] {
   const id = change.id ? ` (id ${codeSpan(safeText(change.id))})` : '';
   const reason = change.reason ? ` — ${escapeMarkdown(safeMessage(change.reason))}` : '';
-  return [`- **${change.action}** ${codeSpan(changeTitle(change))}${id}${reason}`, ...change.diffs.map((d) => diffLine(change, d))];
+  const warning = change.warning ? [`  - :rotating_light: **${escapeMarkdown(safeMessage(change.warning))}**`] : [];
+  return [`- **${change.action}** ${codeSpan(changeTitle(change))}${id}${reason}`, ...warning, ...change.diffs.map((d) => diffLine(change, d))];
 }
 
 function diagnosticLine(d: Diagnostic): string {
@@ -87,6 +88,12 @@ export function renderMarkdown(plan: Plan, options?: RenderOptions): string {
   const table = summaryTable(plan);
   if (table.length > 0) out.push(...table, '');
 
+  const destructive = plan.changes.filter((c) => c.warning !== undefined);
+  if (destructive.length > 0) {
+    out.push(`#### :rotating_light: Data loss (${destructive.length})`, '', 'Read this before you apply: these changes destroy data that cannot be recovered.', '');
+    for (const c of destructive) out.push(`- **${c.action}** ${codeSpan(changeTitle(c))}: **${escapeMarkdown(safeMessage(c.warning ?? ''))}**`);
+    out.push('');
+  }
   if (plan.refusals.length > 0) {
     out.push('#### :no_entry: Refused', '', 'Apply writes nothing while these stand.', '');
     for (const r of plan.refusals) out.push(`- ${escapeMarkdown(safeMessage(r))}`);

@@ -34,6 +34,7 @@ function changeLines(change: Change, paint: (style: Style, text: string) => stri
   const symbol = ACTION_SYMBOL[change.action].padStart(3);
   const id = change.id ? ` (id ${safeText(change.id)})` : '';
   const lines = [`${paint(style, `${symbol} ${change.action.padEnd(7)}`)} ${paint('bold', changeTitle(change))}${id}`];
+  if (change.warning) lines.push(`        ${paint('red', paint('bold', `!! ${safeMessage(change.warning)}`))}`);
   if (change.reason) lines.push(`        # ${safeMessage(change.reason)}`);
   if (verbose && change.source) lines.push(`        # declared in ${safeText(change.source.file)}:${change.source.line}`);
   if (verbose && change.dependsOn.length > 0) lines.push(`        # after ${change.dependsOn.map((ref) => safeText(ref)).join(', ')}`);
@@ -56,6 +57,12 @@ export function renderText(plan: Plan, options: TextOptions): string {
   if (warnings.length > 0) {
     out.push(paint('yellow', paint('bold', `Warnings (${warnings.length})`)));
     for (const d of warnings) out.push(`  ${formatDiagnostic(d)}`);
+    out.push('');
+  }
+  const destructive = plan.changes.filter((c) => c.warning !== undefined);
+  if (destructive.length > 0) {
+    out.push(paint('red', paint('bold', `Data loss (${destructive.length}): read this before you apply`)));
+    for (const c of destructive) out.push(`  ${paint('red', '!!')} ${c.action} ${changeTitle(c)}: ${safeMessage(c.warning ?? '')}`);
     out.push('');
   }
   if (plan.refusals.length > 0) {

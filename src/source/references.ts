@@ -1,12 +1,16 @@
-import type { DesiredResource, Diagnostic, JsonValue, KindName } from '../core/types.js';
+import type { DesiredResource, Diagnostic, KindName } from '../core/types.js';
 import { KINDS } from '../kinds/index.js';
-import { getAt, toPointer } from '../core/json-paths.js';
+import { isBuiltinName, referenceNames } from '../kinds/reference-names.js';
+import { toPointer } from '../core/json-paths.js';
 import { dottedPath } from './document.js';
+import { didYouMean } from './suggest.js';
 
 /**
  * Warnings for references by name to objects not declared among `resources`. Such an object may
  * exist live, so this is not an error here; the planner resolves against live state. Names are
- * compared as the target kind keys them (User: lower-cased email).
+ * compared as the target kind keys them (User: lower-cased email). A reference whose targets are
+ * usually made outside the files (datasets made by ingest) is only questioned when a declared
+ * target is a close match.
  */
 export function checkReferences(
   resources: readonly DesiredResource[],
@@ -22,23 +26,19 @@ export function checkReferences(
   const out: Diagnostic[] = [];
   for (const r of resources) {
     for (const ref of KINDS[r.kind].references) {
-      const segments = ref.field.split('.');
-      const value = getAt(r.spec, segments);
-      const named: { name: string; path: (string | number)[] }[] = [];
-      if (ref.many && Array.isArray(value)) {
-        value.forEach((item: JsonValue, index) => {
-          if (typeof item === 'string') named.push({ name: item, path: [...segments, index] });
-        });
-      } else if (!ref.many && typeof value === 'string') {
-        named.push({ name: value, path: segments });
-      }
-      const targets = declared.get(ref.target);
-      for (const { name, path } of named) {
-        if (ref.builtins?.includes(name)) continue;
-        if (targets?.has(KINDS[ref.target].keyOf(name, {}))) continue;
-        const pointer = toPointer(['spec', ...path]);
-        const field = dottedPath(['spec', ...path]);
-        const what = r.interpolated.includes(pointer) ? 'by this interpolated name' : `named "${name}"`;
+      const targets = declared.get(ref.target) ?? new Set<string>();
+      for (const { name, segments } of referenceNames(ref, r.spec)) {
+        if (isBuiltinName(ref, name)) continue;
+        const key = KINDS[ref.target].keyOf(name, {});
+        if (targets.has(key)) continue;
+        const pointer = toPointer(['spec', ...segments]);
+        const interpolated = r.interpolated.includes(pointer);
+        // A name read from the environment is neither printed nor compared with others.
+        const close = interpolated ? undefined : didYouMean(key, targets);
+        if (ref.oftenUndeclared && close === undefined) continue;
+        const field = dottedPath(['spec', ...segments]);
+        const what = interpolated ? 'by this interpolated name' : `named "${name}"`;
+        const hint = close === undefined ? '' : ` (did you mean "${close}"?)`;
         out.push({
           severity: 'warning',
           code: 'unresolved-reference',
@@ -46,7 +46,7 @@ export function checkReferences(
           kind: r.kind,
           name: r.name,
           field,
-          message: `${field}: no ${ref.target} ${what} is declared in this directory; it must exist live`,
+          message: `${field}: no ${ref.target} ${what} is declared in this directory; it must exist live${hint}`,
         });
       }
     }

@@ -20,7 +20,17 @@ describe('policy flags', () => {
       allowEmpty: false,
       adopt: true,
       mode: 'enforce',
+      allowDeletion: [],
     });
+  });
+
+  it('reads --allow-delete, only for kinds whose deletion needs the opt-in', () => {
+    expect(parse(['--prune', '--allow-delete', 'Dataset', 'tree'])).toMatchObject({ allowDeletion: ['Dataset'], dir: 'tree' });
+    expect(parse(['--allow-delete', 'datasets', '--allow-delete', 'Dataset']).allowDeletion).toEqual(['Dataset']);
+    expect(() => parse(['--allow-delete', 'Monitor'])).toThrow(
+      '--allow-delete Monitor: deleting a Monitor needs no opt-in (--prune is enough); kinds that need one: Dataset',
+    );
+    expect(() => parse(['--allow-delete', 'Datasett'])).toThrow(/--allow-delete Datasett: unknown kind "Datasett"/);
   });
 
   it('never takes the directory for a --prune value', () => {

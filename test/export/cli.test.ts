@@ -91,11 +91,11 @@ describe('wsync export (CLI, emulator)', () => {
     const exported = await wsync(['export', '--out', out, '--adopt']);
     expect(exported.stderr).not.toMatch(/^export:/m);
     expect(exported.code).toBe(0);
-    expect(exported.stdout).toMatch(/^Exported 33 objects \(/m);
-    expect(exported.stdout).toContain('Adopted 33 objects');
+    expect(exported.stdout).toMatch(/^Exported 37 objects \(/m);
+    expect(exported.stdout).toContain('Adopted 37 objects');
     expect(listedVariables(exported.stdout)).toEqual(Object.keys(VARIABLES).sort());
     const folders = (await readdir(out)).sort();
-    expect(folders).toEqual(['.wsync', 'annotations', 'fields', 'monitors', 'notifiers', 'orgs', 'roles', 'starred-queries', 'tokens', 'users', 'vfields']);
+    expect(folders).toEqual(['.wsync', 'annotations', 'datasets', 'fields', 'groups', 'monitors', 'notifiers', 'orgs', 'roles', 'starred-queries', 'tokens', 'users', 'vfields', 'views']);
 
     const validated = await wsync(['validate', out], VARIABLES);
     expect(validated.stderr).toBe('');

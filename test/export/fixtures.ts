@@ -1,7 +1,7 @@
 // A varied workspace in the emulator's seed format (wire shapes): every notifier channel, every
 // monitor type, roles with members, users with built-in and custom roles, starred queries of
 // different owners, virtual fields in two datasets, customised and plain dataset fields,
-// annotations, tokens, an org, and odd names (spaces, slashes, unicode, one name in many kinds).
+// annotations, tokens, an org, groups (one managed by the service), a view, and odd names (spaces, slashes, unicode, one name in many kinds).
 
 /** Distinctive secret values: none may ever show up in an exported file or in any output. */
 export const SECRETS = {
@@ -64,6 +64,10 @@ export function seedWorkspace(): Record<string, unknown[]> {
       },
       {
         name: 'http-logs',
+        kind: 'otel:logs:v1',
+        retentionDays: 30,
+        useRetentionPeriod: true,
+        mapFields: ['attributes'],
         fields: [
           { name: 'bytes', type: 'integer', unit: 'By' },
           { name: 'path', type: 'string' },
@@ -217,5 +221,11 @@ export function seedWorkspace(): Record<string, unknown[]> {
       },
     ],
     orgs: [{ name: 'Acme Observability' }],
+    groups: [
+      { name: 'on-call', description: 'Pager holders', members: [IDS.ada], roles: [IDS.roleSre] },
+      // Made by directory sync: the service's, never exported.
+      { name: 'Engineering (directory)', isManaged: true, members: [IDS.grace] },
+    ],
+    views: [{ name: 'checkout-errors', aplQuery: "['checkout'] | where status >= 500", datasets: ['checkout'], description: 'Errors only' }],
   };
 }

@@ -4,8 +4,8 @@ import { readScope, schemaBaseFor } from '../../src/export/live-export.js';
 describe('readScope', () => {
   it('reads the kinds whose names the exported ones use, and every dataset for dataset-scoped kinds', () => {
     expect(readScope(['Monitor']).kinds).toEqual(['Notifier', 'Monitor']);
-    expect(readScope(['Role']).kinds).toEqual(['Role', 'User']);
-    expect(readScope(['StarredQuery']).kinds).toEqual(['User', 'StarredQuery']);
+    expect(readScope(['Role']).kinds).toEqual(['Dataset', 'Role', 'User']);
+    expect(readScope(['StarredQuery']).kinds).toEqual(['Dataset', 'User', 'StarredQuery']);
     const fields = readScope(['VirtualField', 'DatasetField']);
     expect(fields.allDatasets).toEqual(['VirtualField', 'DatasetField']);
     expect(readScope(['Notifier']).allDatasets).toBeUndefined();

@@ -12,6 +12,8 @@ const SEED_KINDS: Record<string, KindName> = {
   annotations: 'Annotation',
   tokens: 'ApiToken',
   orgs: 'Org',
+  groups: 'Group',
+  views: 'View',
 };
 
 const PREFIX: Record<string, string> = {
@@ -24,6 +26,7 @@ const PREFIX: Record<string, string> = {
   Annotation: 'ann',
   ApiToken: 'tok',
   Org: 'org',
+  Group: 'grp',
 };
 
 function wireView(kind: KindName, raw: JsonObject): JsonObject {
@@ -50,7 +53,9 @@ export function liveFromSeed(seed: Record<string, unknown[]>): LiveState {
   for (const [key, kind] of Object.entries(SEED_KINDS)) {
     (seed[key] ?? []).forEach((item, index) => {
       const raw = item as JsonObject;
-      const id = typeof raw.id === 'string' ? raw.id : `${PREFIX[kind] ?? 'obj'}_${String(index + 1).padStart(16, '0')}`;
+      // A view's id is its name (docs/wire-contract.md).
+      const assigned = kind === 'View' ? String(raw.name) : `${PREFIX[kind] ?? 'obj'}_${String(index + 1).padStart(16, '0')}`;
+      const id = typeof raw.id === 'string' ? raw.id : assigned;
       add(kind, id, wireView(kind, { ...raw, id }));
     });
   }
@@ -59,11 +64,26 @@ export function liveFromSeed(seed: Record<string, unknown[]>): LiveState {
     const dataset = item as JsonObject;
     const name = String(dataset.name);
     datasets.push(name);
+    // As GET /v2/datasets answers it: the server-filled defaults present.
+    const { fields: _fields, ...settings } = dataset;
+    add('Dataset', name, {
+      id: name,
+      kind: 'axiom:events:v1',
+      description: '',
+      retentionDays: 0,
+      useRetentionPeriod: false,
+      mapFields: [],
+      created: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      who: 'Emulator Admin',
+      canWrite: true,
+      ...settings,
+    });
     for (const field of (dataset.fields ?? []) as JsonObject[]) {
       const raw: JsonObject = { description: '', hidden: false, unit: '', ...field, dataset: name };
       add('DatasetField', `${name}/${String(field.name)}`, raw);
     }
   }
-  const listedKinds = [...Object.values(SEED_KINDS), 'DatasetField'] as KindName[];
+  const listedKinds = [...Object.values(SEED_KINDS), 'Dataset', 'DatasetField'] as KindName[];
   return { objects, listedKinds, listedDatasets: { VirtualField: datasets, DatasetField: datasets }, requests: 0 };
 }

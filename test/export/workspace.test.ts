@@ -12,8 +12,10 @@ import { liveFromSeed } from './live-from-seed.js';
 
 const schemas = Object.fromEntries(loadSchemas()) as SchemaSet;
 
-function live(objects: Partial<Record<KindName, JsonObject[]>>, listed: readonly KindName[] = KIND_NAMES): LiveState {
-  const state: LiveState = { objects: {}, listedKinds: [...listed], listedDatasets: {}, requests: 0 };
+/** Datasets count as read only when the test gives some: otherwise the names of datasets are not checked. */
+function live(objects: Partial<Record<KindName, JsonObject[]>>, listed?: readonly KindName[]): LiveState {
+  const kinds = listed ?? KIND_NAMES.filter((kind) => kind !== 'Dataset' || objects.Dataset !== undefined);
+  const state: LiveState = { objects: {}, listedKinds: [...kinds], listedDatasets: {}, requests: 0 };
   for (const [kind, list] of Object.entries(objects) as [KindName, JsonObject[]][]) {
     state.objects[kind] = list.map((raw) => ({ kind, id: String(raw.id), raw }));
   }
@@ -400,5 +402,50 @@ describe('exportWorkspace: round trip through source and planner', () => {
     const withDiffs = plan.changes.filter((c) => c.diffs.length > 0).map((c) => `${c.kind}/${c.key}`);
     expect(withDiffs).toEqual(['Notifier/pages / pagerduty']);
     expect(plan.changes.every((c) => c.action === 'adopt')).toBe(true);
+  });
+});
+
+describe('exportWorkspace: datasets, groups and views', () => {
+  const result = run(liveFromSeed(seedWorkspace()));
+
+  it('writes a dataset with its settings and map fields, leaving out what the server fills in', () => {
+    expect(documentOf(result, 'Dataset', 'http-logs').spec).toEqual({
+      kind: 'otel:logs:v1',
+      retentionDays: 30,
+      useRetentionPeriod: true,
+      mapFields: ['attributes'],
+    });
+    expect(documentOf(result, 'Dataset', 'checkout').spec).toEqual({ description: 'Checkout events' });
+  });
+
+  it('writes a group with members by email and roles by name, and leaves out the groups the service manages', () => {
+    expect(documentOf(result, 'Group', 'on-call').spec).toEqual({ description: 'Pager holders', members: ['ada@example.com'], roles: ['sre'] });
+    expect(result.objects.filter((o) => o.kind === 'Group').map((o) => o.key)).toEqual(['on-call']);
+    expect(result.warnings).toContain(
+      'Group "Engineering (directory)" (id grp_0000000000000002): skipped, the service manages it (wsync never writes it)',
+    );
+  });
+
+  it('writes a view addressed by its name', () => {
+    expect(result.objects.find((o) => o.kind === 'View')).toMatchObject({ key: 'checkout-errors', id: 'checkout-errors', path: 'views/checkout-errors.yaml' });
+    expect(documentOf(result, 'View', 'checkout-errors').spec).toEqual({
+      aplQuery: "['checkout'] | where status >= 500",
+      datasets: ['checkout'],
+      description: 'Errors only',
+    });
+  });
+
+  it('leaves out capabilities on a dataset that is not listed (a file could not name it)', () => {
+    const exported = run(
+      live({
+        Dataset: [{ id: 'checkout', name: 'checkout', kind: 'axiom:events:v1', description: '' }],
+        ApiToken: [{ id: 'tok_1', name: 'ci', datasetCapabilities: { checkout: { query: ['read'] }, gone: { query: ['read'] }, '*': { ingest: ['create'] } } }],
+      }),
+    );
+    expect((documentOf(exported, 'ApiToken', 'ci').spec as JsonObject).datasetCapabilities).toEqual({
+      '*': { ingest: ['create'] },
+      checkout: { query: ['read'] },
+    });
+    expect(exported.warnings).toContain('ApiToken "ci": 1 of its datasetCapabilities point at Dataset objects that are not listed; they are left out of the file');
   });
 });

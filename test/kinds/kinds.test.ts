@@ -27,6 +27,16 @@ interface RoundTrip {
 
 /** Per kind (a new kind does not compile until it has its round trips). */
 const roundTrips: Record<KindName, RoundTrip[]> = {
+  // Map fields are written by their own request (followUpWrites); the list answers them with the dataset.
+  Dataset: [
+    {
+      name: 'checkout',
+      spec: { description: 'd', kind: 'otel:logs:v1', retentionDays: 30, useRetentionPeriod: true, mapFields: ['attributes'] },
+      listed: (_wire, spec) => ({ mapFields: spec.mapFields ?? [] }),
+    },
+  ],
+  Group: [{ name: 'on-call', spec: { description: 'd', members: ['ada@example.com'], roles: ['sre'] } }],
+  View: [{ name: 'errors', spec: { aplQuery: "['checkout'] | where status >= 500", datasets: ['checkout'], description: 'd' } }],
   Notifier: [{ name: 'oncall-slack', spec: { properties: { slack: { slackUrl: 'https://hooks.example/x' } } } }],
   Monitor: [{ name: 'm', spec: { type: 'Threshold', aplQuery: 'q', operator: 'Above', threshold: 1, notifiers: ['pager', 'oncall-slack'] } }],
   Role: [

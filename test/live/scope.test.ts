@@ -19,11 +19,13 @@ describe('liveScope', () => {
 
   it('adds the targets of references of declared kinds, in dependency order', () => {
     expect(liveScope(desired(resource('Monitor', 'm')), noInventory, DEFAULT_POLICY).kinds).toEqual(['Notifier', 'Monitor']);
+    // Kinds that may name a dataset read the datasets, to check those names at plan time.
     expect(liveScope(desired(resource('StarredQuery', 'q', {}, 'a@x/q')), noInventory, DEFAULT_POLICY).kinds).toEqual([
+      'Dataset',
       'User',
       'StarredQuery',
     ]);
-    expect(liveScope(desired(resource('Role', 'r')), noInventory, DEFAULT_POLICY).kinds).toEqual(['Role', 'User']);
+    expect(liveScope(desired(resource('Role', 'r')), noInventory, DEFAULT_POLICY).kinds).toEqual(['Dataset', 'Role', 'User']);
     expect(liveScope(desired(resource('User', 'a@x')), noInventory, DEFAULT_POLICY).kinds).toEqual(['Role', 'User']);
     // Not transitive: a starred query's owner is resolved by email, the owner's role is not needed.
     expect(liveScope(desired(resource('StarredQuery', 'q')), noInventory, DEFAULT_POLICY).kinds).not.toContain('Role');
@@ -56,7 +58,7 @@ describe('liveScope', () => {
       inventory,
       DEFAULT_POLICY,
     );
-    expect(scope.kinds).toEqual(['Monitor', 'VirtualField', 'DatasetField', 'Annotation']);
+    expect(scope.kinds).toEqual(['Dataset', 'Monitor', 'VirtualField', 'DatasetField', 'Annotation']);
     expect(scope.datasets).toEqual({ VirtualField: ['checkout', 'payments'], DatasetField: ['checkout', 'http-logs'] });
   });
 
@@ -67,7 +69,7 @@ describe('liveScope', () => {
       { ...DEFAULT_POLICY, pruneAll: ['VirtualField', 'Monitor'] },
     );
     expect(scope).toEqual({
-      kinds: ['Monitor', 'VirtualField'],
+      kinds: ['Dataset', 'Monitor', 'VirtualField'],
       datasets: { VirtualField: ['checkout'] },
       allDatasets: ['VirtualField'],
     });

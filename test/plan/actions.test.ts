@@ -79,7 +79,7 @@ describe('planChanges: each action for each kind', () => {
       desiredOf(),
       liveOf([c.live, ...c.context]),
       inventoryOf([owns(c.live, c.key)]),
-      policyOf({ prune: true, maxDeleteRatio: 1, allowEmpty: true }),
+      policyOf({ prune: true, maxDeleteRatio: 1, allowEmpty: true, allowDeletion: [kind] }),
     );
     if (c.neverDeleted) {
       expect(p.changes).toEqual([]);
@@ -94,7 +94,7 @@ describe('planChanges: each action for each kind', () => {
   it.each(byKind(KIND_CASES.filter((c) => !c.neverDeleted)))(
     '%s: a prune over the delete budget -> refused, with refusals',
     (kind, c) => {
-      const p = plan(desiredOf(), liveOf([c.live, ...c.context]), inventoryOf([owns(c.live, c.key)]), policyOf({ prune: true }));
+      const p = plan(desiredOf(), liveOf([c.live, ...c.context]), inventoryOf([owns(c.live, c.key)]), policyOf({ prune: true, allowDeletion: [kind] }));
       expect(changeOf(p, kind, c.key).action).toBe('refused');
       expect(p.refusals.length).toBeGreaterThan(0);
       expect(p.summary.delete).toBe(0);
@@ -169,13 +169,20 @@ describe('planChanges: special cases of actions', () => {
     expect(p.changes).toEqual([]);
   });
 
-  it('a per-dataset kind whose dataset was not listed is an error naming the dataset', () => {
-    const vf = resource('VirtualField', 'x', { dataset: 'nope', expression: '1' }, { locations: { '/spec/dataset': { file: 'vf.yaml', line: 4, column: 12 } } });
-    const p = plan(desiredOf(vf), liveOf([]));
+  it('a per-dataset kind whose dataset was not read cannot be planned (absence would read as "create")', () => {
+    const vf = resource('VirtualField', 'x', { dataset: 'http', expression: '1' }, { locations: { '/spec/dataset': { file: 'vf.yaml', line: 4, column: 12 } } });
+    const p = plan(desiredOf(vf), liveOf([], { listedDatasets: { VirtualField: ['checkout'] } }));
     expect(p.diagnostics).toEqual([
-      expect.objectContaining({ severity: 'error', code: 'unknown-dataset', message: 'dataset "nope" does not exist', file: 'vf.yaml', line: 4, column: 12 }),
+      expect.objectContaining({
+        severity: 'error',
+        code: 'not-listed',
+        message: 'the VirtualField objects of dataset "http" were not read from the workspace, so this resource cannot be planned',
+        file: 'vf.yaml',
+        line: 4,
+        column: 12,
+      }),
     ]);
-    expect(changeOf(p, 'VirtualField', 'nope/x').action).toBe('skipped');
+    expect(changeOf(p, 'VirtualField', 'http/x').action).toBe('skipped');
   });
 
   it('a kind whose live list was not read cannot be planned (absence would read as "create")', () => {

@@ -57,7 +57,9 @@ export interface LiveOptions {
 
 export function liveOf(objects: LiveObject[], options: LiveOptions = {}): LiveState {
   const grouped: Partial<Record<KindName, LiveObject[]>> = {};
-  for (const o of objects) (grouped[o.kind] ??= []).push(o);
+  // The datasets the other objects live in exist, unless the test gives its own.
+  const datasets = objects.some((o) => o.kind === 'Dataset') ? [] : DATASETS.map((name) => wire.dataset(name));
+  for (const o of [...datasets, ...objects]) (grouped[o.kind] ??= []).push(o);
   return {
     objects: grouped,
     listedKinds: options.listedKinds ?? [...KIND_NAMES],
@@ -95,6 +97,29 @@ const STAMPS = { createdAt: '2026-01-01T00:00:00.000Z', createdBy: 'usr_emulator
 
 /** Wire objects shaped as the emulator answers them (docs/wire-contract.md). */
 export const wire = {
+  dataset: (name: string, fields: JsonObject = {}): LiveObject =>
+    obj('Dataset', {
+      id: name,
+      name,
+      description: '',
+      kind: 'axiom:events:v1',
+      created: STAMPS.createdAt,
+      updatedAt: STAMPS.updatedAt,
+      who: 'Emulator Admin',
+      canWrite: true,
+      retentionDays: 0,
+      useRetentionPeriod: false,
+      mapFields: [],
+      ...fields,
+    }),
+  group: (id: string, name: string, fields: JsonObject = {}): LiveObject =>
+    obj('Group', { id, name, description: '', members: [], roles: [], isManaged: false, ...fields }),
+  // Views are answered without an id; the reader addresses them by name.
+  view: (name: string, fields: JsonObject): LiveObject => ({
+    kind: 'View',
+    id: name,
+    raw: { name, description: '', datasets: [], ...fields },
+  }),
   monitor: (id: string, name: string, fields: JsonObject): LiveObject =>
     obj('Monitor', {
       id,

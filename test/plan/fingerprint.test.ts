@@ -18,7 +18,7 @@ describe('fingerprints', () => {
     expect(b).toEqual(a);
     expect(a.desired).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(Object.keys(a.desiredObjects)).toEqual(['Monitor/m', 'Notifier/slack']);
-    expect(Object.keys(a.liveObjects)).toEqual(['Role/r', 'Monitor/m'].sort());
+    expect(Object.keys(a.liveObjects)).toEqual(['Dataset/checkout', 'Dataset/http', 'Role/r', 'Monitor/m'].sort());
     expect(diffFingerprints(a, b)).toEqual([]);
   });
 

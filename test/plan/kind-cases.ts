@@ -27,10 +27,45 @@ export interface KindCase {
 
 const ada = wire.user('usr_ada', 'ada@example.com', 'Ada');
 
+const sreRole = wire.role('role_sre', 'sre');
+
 const CASES: Record<KindName, KindCase> = {
+  Dataset: {
+    kind: 'Dataset',
+    level: 0,
+    whenChanged: 'update',
+    name: 'payments',
+    key: 'payments',
+    spec: { description: 'Payments', retentionDays: 30, useRetentionPeriod: true, mapFields: ['b', 'a'] },
+    live: wire.dataset('payments', { description: 'Payments', retentionDays: 30, useRetentionPeriod: true, mapFields: ['a', 'b'] }),
+    changed: { spec: { description: 'Payments', retentionDays: 90, useRetentionPeriod: true, mapFields: ['a', 'b'] }, path: 'retentionDays' },
+    context: [],
+  },
+  Group: {
+    kind: 'Group',
+    level: 3,
+    whenChanged: 'update',
+    name: 'on-call',
+    key: 'on-call',
+    spec: { description: 'Pager', members: ['Ada@Example.com'], roles: ['sre'] },
+    live: wire.group('grp_1', 'on-call', { description: 'Pager', members: ['usr_ada'], roles: ['role_sre'] }),
+    changed: { spec: { description: 'Pager', members: [], roles: ['sre'] }, path: 'members' },
+    context: [ada, sreRole],
+  },
+  View: {
+    kind: 'View',
+    level: 3,
+    whenChanged: 'update',
+    name: 'errors',
+    key: 'errors',
+    spec: { aplQuery: "['http'] | where status >= 500", datasets: ['http', 'checkout'] },
+    live: wire.view('errors', { aplQuery: "['http'] | where status >= 500", datasets: ['checkout', 'http'] }),
+    changed: { spec: { aplQuery: "['http'] | where status >= 400", datasets: ['http', 'checkout'] }, path: 'aplQuery' },
+    context: [],
+  },
   Role: {
     kind: 'Role',
-    level: 0,
+    level: 1,
     whenChanged: 'update',
     name: 'sre',
     key: 'sre',
@@ -41,7 +76,7 @@ const CASES: Record<KindName, KindCase> = {
   },
   Notifier: {
     kind: 'Notifier',
-    level: 0,
+    level: 1,
     whenChanged: 'update',
     name: 'team-email',
     key: 'team-email',
@@ -52,7 +87,7 @@ const CASES: Record<KindName, KindCase> = {
   },
   Org: {
     kind: 'Org',
-    level: 0,
+    level: 1,
     whenChanged: 'update',
     neverDeleted: true,
     name: 'acme',
@@ -63,7 +98,7 @@ const CASES: Record<KindName, KindCase> = {
   },
   User: {
     kind: 'User',
-    level: 1,
+    level: 2,
     whenChanged: 'update',
     name: 'Ada@Example.com',
     key: 'ada@example.com',
@@ -74,7 +109,7 @@ const CASES: Record<KindName, KindCase> = {
   },
   Monitor: {
     kind: 'Monitor',
-    level: 2,
+    level: 3,
     whenChanged: 'update',
     name: 'errors',
     key: 'errors',
@@ -95,7 +130,7 @@ const CASES: Record<KindName, KindCase> = {
   },
   StarredQuery: {
     kind: 'StarredQuery',
-    level: 2,
+    level: 3,
     whenChanged: 'update',
     name: 'Slow',
     key: 'ada@example.com/Slow',
@@ -106,7 +141,7 @@ const CASES: Record<KindName, KindCase> = {
   },
   VirtualField: {
     kind: 'VirtualField',
-    level: 2,
+    level: 3,
     whenChanged: 'update',
     name: 'dur',
     key: 'http/dur',
@@ -117,7 +152,7 @@ const CASES: Record<KindName, KindCase> = {
   },
   DatasetField: {
     kind: 'DatasetField',
-    level: 2,
+    level: 3,
     whenMissing: 'field "duration_ms" does not exist in dataset "http" yet (fields come from ingest)',
     whenChanged: 'update',
     neverDeleted: true,
@@ -130,7 +165,7 @@ const CASES: Record<KindName, KindCase> = {
   },
   Annotation: {
     kind: 'Annotation',
-    level: 2,
+    level: 3,
     whenChanged: 'update',
     name: 'Deploy',
     key: 'deploy/Deploy',
@@ -141,7 +176,7 @@ const CASES: Record<KindName, KindCase> = {
   },
   ApiToken: {
     kind: 'ApiToken',
-    level: 2,
+    level: 3,
     whenChanged: { replace: 'API tokens are immutable: regenerate with the new spec' },
     name: 'ci',
     key: 'ci',

@@ -41,7 +41,7 @@ describe('ordering', () => {
       'delete Notifier/old-notifier',
       'delete Role/old-role',
     ]);
-    expect(p.changes.map((c) => c.level)).toEqual([0, 0, 0, 1, 2, 2, 2, 2, 2, 2, 1, 0, 0]);
+    expect(p.changes.map((c) => c.level)).toEqual([1, 1, 1, 2, 3, 3, 3, 3, 3, 3, 2, 1, 1]);
     expect(p.changes.find((c) => c.key === 'ada@example.com/q')?.dependsOn).toEqual(['User/ada@example.com']);
     expect(p.changes.find((c) => c.key === 'b-monitor')?.dependsOn).toEqual(['Notifier/n']);
   });

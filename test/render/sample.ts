@@ -43,3 +43,10 @@ export function emptyPlan(): Plan {
   const live = wire.monitor('mon_1', 'm', monitorSpec);
   return plan(desiredOf(resource('Monitor', 'm', monitorSpec)), liveOf([live]), inventoryOf([owns(live, 'm')]));
 }
+
+/** Datasets pruned with --allow-delete Dataset: one deleted, loudly; the other datasets stay. */
+export function datasetDeletePlan(): Plan {
+  const old = wire.dataset('old-logs');
+  const live = [old, ...['a', 'b', 'c', 'd'].map((name) => wire.dataset(name))];
+  return plan(desiredOf(), liveOf(live), inventoryOf([owns(old, 'old-logs')]), policyOf({ prune: true, allowEmpty: true, allowDeletion: ['Dataset'] }));
+}

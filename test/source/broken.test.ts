@@ -2,6 +2,7 @@
 // and the line of the offending node.
 import { describe, expect, it } from 'vitest';
 import type { KindName } from '../../src/core/types.js';
+import { WRITER_LEASE_GROUP } from '../../src/core/writer-lease-record.js';
 import { KIND_NAMES } from '../../src/kinds/index.js';
 import { errorsOf, readOne } from './helpers.js';
 
@@ -21,6 +22,134 @@ interface KindCase {
 }
 
 const CASES: Record<KindName, KindCase> = {
+  Dataset: {
+    valid: `apiVersion: wsync/v1
+kind: Dataset
+metadata:
+  name: checkout
+spec:
+  description: Checkout events
+  kind: otel:logs:v1
+  retentionDays: 30
+  useRetentionPeriod: true
+  mapFields: [attributes]
+`,
+    variants: [
+      {
+        what: 'a name the service refuses',
+        edits: [['name: checkout', 'name: axiom-checkout']],
+        code: 'schema',
+        field: 'metadata.name',
+        line: 4,
+      },
+      {
+        what: 'an unknown dataset kind',
+        edits: [['kind: otel:logs:v1', 'kind: otel:spans:v1']],
+        code: 'schema',
+        field: 'spec.kind',
+        line: 7,
+      },
+      {
+        what: 'a negative retention',
+        edits: [['retentionDays: 30', 'retentionDays: -1']],
+        code: 'schema',
+        field: 'spec.retentionDays',
+        line: 8,
+      },
+      {
+        what: 'a map field listed twice',
+        edits: [['mapFields: [attributes]', 'mapFields: [attributes, attributes]']],
+        code: 'schema',
+        field: 'spec.mapFields[1]',
+        line: 10,
+      },
+      {
+        what: 'a misspelt field',
+        edits: [['  retentionDays:', '  retentionDay:']],
+        code: 'unknown-field',
+        field: 'spec.retentionDay',
+        line: 8,
+        message: /did you mean "retentionDays"/,
+      },
+    ],
+  },
+  Group: {
+    valid: `apiVersion: wsync/v1
+kind: Group
+metadata:
+  name: on-call
+spec:
+  description: Pager holders
+  members: [ada@example.com]
+  roles: [sre]
+`,
+    variants: [
+      {
+        what: "the name of wsync's own writer lease group",
+        edits: [['name: on-call', `name: ${WRITER_LEASE_GROUP}`]],
+        code: 'schema',
+        field: 'metadata.name',
+        line: 4,
+        message: /writer lease/,
+      },
+      {
+        what: 'a member that is not an email address',
+        edits: [['members: [ada@example.com]', 'members: [ada]']],
+        code: 'schema',
+        field: 'spec.members[0]',
+        line: 7,
+      },
+      {
+        what: 'roles as a string',
+        edits: [['roles: [sre]', 'roles: sre']],
+        code: 'schema',
+        field: 'spec.roles',
+        line: 8,
+      },
+      {
+        what: 'a misspelt field',
+        edits: [['  members:', '  member:']],
+        code: 'unknown-field',
+        field: 'spec.member',
+        line: 7,
+        message: /did you mean "members"/,
+      },
+    ],
+  },
+  View: {
+    valid: `apiVersion: wsync/v1
+kind: View
+metadata:
+  name: failed-payments
+spec:
+  datasets: [payments]
+  aplQuery: "['payments'] | where status != 'ok'"
+`,
+    variants: [
+      {
+        what: 'no query',
+        edits: [['  aplQuery: "[\'payments\'] | where status != \'ok\'"\n', '']],
+        code: 'schema',
+        field: 'spec.aplQuery',
+        line: 5,
+      },
+      {
+        what: 'a dataset listed twice',
+        edits: [['datasets: [payments]', 'datasets: [payments, payments]']],
+        code: 'schema',
+        field: 'spec.datasets[1]',
+        line: 6,
+      },
+      {
+        what: 'a misspelt field',
+        edits: [['  aplQuery:', '  aplQeury:']],
+        code: 'unknown-field',
+        field: 'spec.aplQeury',
+        line: 7,
+        message: /did you mean "aplQuery"/,
+      },
+    ],
+  },
   Monitor: {
     valid: `apiVersion: wsync/v1
 kind: Monitor

@@ -22,8 +22,10 @@ function yamlFiles(dir: string): string[] {
   });
 }
 
-// A demo should not create organizations; the end-to-end tests declare one of their own.
-const WITHOUT_EXAMPLE: readonly KindName[] = ['Org'];
+// A demo should not create organizations; the end-to-end tests declare one of their own. Dataset
+// fields come from ingest: on the empty workspace the examples converge from, one would wait for
+// data for ever (config-examples/README.md shows one).
+const WITHOUT_EXAMPLE: readonly KindName[] = ['Org', 'DatasetField'];
 
 const SCHEMA_LINE = /^# yaml-language-server: \$schema=(\S+)$/;
 

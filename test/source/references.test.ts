@@ -62,6 +62,25 @@ describe('checkReferences', () => {
     expect(refs(query('q', 'nobody@example.com'))).toMatchObject([{ kind: 'StarredQuery', field: 'spec.owner' }]);
   });
 
+  it('says nothing of an undeclared dataset (ingest makes them) unless a declared one is a close match', () => {
+    const dataset = (name: string): string => doc('kind: Dataset', 'metadata:', `  name: ${name}`);
+    const vfield = (name: string, dataset: string): string =>
+      doc('kind: VirtualField', 'metadata:', `  name: ${name}`, 'spec:', `  dataset: ${dataset}`, '  expression: x');
+    expect(refs(vfield('a', 'made-by-ingest'))).toEqual([]);
+    expect(refs(dataset('payments'), vfield('a', 'payments'), vfield('b', 'logs'))).toEqual([]);
+    expect(refs(dataset('payments'), vfield('a', 'paymnts'))).toMatchObject([
+      {
+        kind: 'VirtualField',
+        field: 'spec.dataset',
+        message: 'spec.dataset: no Dataset named "paymnts" is declared in this directory; it must exist live (did you mean "payments"?)',
+      },
+    ]);
+  });
+
+  it('suggests a declared name for a near miss', () => {
+    expect(refs(notifier('oncall'), monitor('m', '[oncal]'))[0]?.message).toMatch(/\(did you mean "oncall"\?\)$/);
+  });
+
   it('does not print a name that came from the environment', () => {
     const desired = readOne(monitor('m', '["${env:TARGET}"]'), { env: { TARGET: 'hidden-notifier-name' } });
     const found = checkReferences(desired.resources);

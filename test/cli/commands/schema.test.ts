@@ -60,7 +60,7 @@ describe('wsync schema', () => {
       writeFileSync(join(dir, 'keep.txt'), 'mine');
       const result = await runCli(['schema', '--write', out]);
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout).toContain(`Wrote 12 schemas to ${out}.`);
+      expect(result.stdout).toContain(`Wrote ${readdirSync(join(packageRoot(), 'schemas')).length} schemas to ${out}.`);
       expect(result.stdout).toContain('# yaml-language-server: $schema=<path>/monitor.json');
       const written = readdirSync(out).sort();
       expect(written).toEqual(readdirSync(join(packageRoot(), 'schemas')).sort());

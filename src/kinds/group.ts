@@ -1,0 +1,51 @@
+import type { JsonObject } from '../core/types.js';
+import { asString, asStringArray, encodeSegment, namesOf, resolveMany } from './common.js';
+import type { KindModule } from './types.js';
+
+export const group: KindModule = {
+  kind: 'Group',
+  plural: 'groups',
+  schemaFile: 'group.json',
+  // After Users and Roles: its members and roles exist by the time it is written, in one apply.
+  level: 3,
+  description: 'An RBAC group: users (by email) that hold roles (by name) through it.',
+  keyOf: (name) => name,
+  list: { style: 'plain', path: '/v2/rbac/groups' },
+  create: { method: 'POST', path: '/v2/rbac/groups' },
+  update: (id) => ({ method: 'PUT', path: `/v2/rbac/groups/${encodeSegment(id)}` }),
+  remove: (id) => ({ method: 'DELETE', path: `/v2/rbac/groups/${encodeSegment(id)}` }),
+  // Groups made by directory sync belong to the service.
+  managedByService: (raw) => raw.isManaged === true,
+  serverOwned: ['id', 'isManaged'],
+  secretFields: [],
+  setFields: ['members', 'roles'],
+  defaults: { description: '', members: [], roles: [] },
+  computed: [],
+  timestamps: [],
+  immutable: [],
+  references: [
+    { field: 'members', wireField: 'members', target: 'User', many: true },
+    { field: 'roles', wireField: 'roles', target: 'Role', many: true },
+  ],
+
+  normalize: (spec) => (spec.members ? { ...spec, members: asStringArray(spec.members).map((m) => m.toLowerCase()) } : spec),
+
+  toWire(name, spec, resolve) {
+    const members = asStringArray(spec.members).map((email) => email.toLowerCase());
+    return {
+      name,
+      description: spec.description ?? '',
+      members: resolveMany(resolve, 'User', members, 'members'),
+      roles: resolveMany(resolve, 'Role', asStringArray(spec.roles), 'roles'),
+    };
+  },
+
+  fromWire(raw, resolveId) {
+    const spec: JsonObject = {
+      description: asString(raw.description) ?? '',
+      members: namesOf(resolveId, 'User', asStringArray(raw.members)),
+      roles: namesOf(resolveId, 'Role', asStringArray(raw.roles)),
+    };
+    return { name: asString(raw.name) ?? '', spec };
+  },
+};
