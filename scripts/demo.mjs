@@ -43,12 +43,8 @@ async function main() {
   } catch (err) {
     throw new Error(`dist/ is missing or stale (${err.message}); run \`npm run build\` first, or use \`npm run demo\``);
   }
-  const emulator = await startEmulator({
-    port: 0,
-    host: '127.0.0.1',
-    token: TOKEN,
-    seedFile: join(root, 'scripts', 'demo-seed.json'),
-  });
+  // A bare workspace, as a team starting from git has: config-examples/ declares its own datasets.
+  const emulator = await startEmulator({ port: 0, host: '127.0.0.1', token: TOKEN });
   const work = await mkdtemp(join(tmpdir(), 'wsync-demo-'));
   const stateDir = join(work, 'state');
   const stop = async () => {
@@ -71,7 +67,7 @@ async function main() {
   const dir = relative(root, join(root, 'config-examples'));
   const common = [dir, '--state-dir', stateDir];
 
-  say(`Emulator listening on ${emulator.url} (in memory, seeded with datasets checkout, http-logs, payments).`);
+  say(`Emulator listening on ${emulator.url} (in memory, an empty workspace).`);
   say(`State directory for this demo: ${stateDir}`);
   const steps = [];
   try {

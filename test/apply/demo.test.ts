@@ -1,5 +1,6 @@
 // `npm run demo` (after its build): plan, apply and plan again of config-examples/ against the
-// emulator it starts itself, ending with "no changes"; no demo secret is ever printed.
+// emulator it starts itself, empty (nothing seeded), ending with "no changes"; no demo secret is
+// ever printed.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,8 +13,10 @@ describe('npm run demo', () => {
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const out = result.stdout;
     expect(out).toMatch(/Emulator listening on http:\/\/127\.0\.0\.1:\d+/);
-    expect(out).toContain('Plan: 16 to create, 0 to update, 0 to delete, 1 to adopt.');
-    expect(out).toContain('Apply complete: 16 created, 0 updated, 0 deleted, 1 adopted, 0 failed, 0 skipped');
+    // An empty workspace: nothing seeded, the examples' datasets are created first.
+    expect(out).toMatch(/Emulator listening on http:\/\/127\.0\.0\.1:\d+ \(in memory, an empty workspace\)/);
+    expect(out).toContain('Plan: 21 to create, 0 to update, 0 to delete, 0 to adopt.');
+    expect(out).toContain('Apply complete: 21 created, 0 updated, 0 deleted, 0 adopted, 0 failed, 0 skipped');
     expect(out.slice(out.lastIndexOf('$ wsync plan'))).toContain('No changes.');
     expect(out).toContain('Where to look next');
     expect(out).toContain('wsync run');

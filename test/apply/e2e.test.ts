@@ -14,6 +14,8 @@ import {
 } from './helpers.js';
 
 const ORG = resource('Org', 'platform-team', {});
+// Fields come from ingest: the seeded dataset has this one, so it is adopted and its settings written.
+const FIELD = resource('DatasetField', 'duration_ms', { dataset: 'checkout', description: 'Time from request to last byte.', unit: 'ms' });
 
 let workspace: Workspace | undefined;
 afterEach(async () => {
@@ -27,13 +29,14 @@ function expectNoSecrets(text: string, extra: string[] = []): void {
 
 describe('apply, end to end', () => {
   it('creates every kind in dependency order, records the inventory, and writes nothing the second time', async () => {
-    workspace = await examplesWorkspace({ extraFiles: { 'orgs.yaml': ORG } });
+    workspace = await examplesWorkspace({ extraFiles: { 'orgs.yaml': ORG, 'fields/duration.yaml': FIELD } });
     const { emulator, tree, stateDir } = workspace;
 
     const first = await workspace.apply();
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain('Apply complete: 17 created, 0 updated, 0 deleted, 1 adopted, 0 failed, 0 skipped in ');
+    // The seeded datasets (made by ingest) and the field are adopted; everything else is created.
+    expect(first.stdout).toContain('Apply complete: 19 created, 0 updated, 0 deleted, 4 adopted, 0 failed, 0 skipped in ');
 
     const state = await emulator.state();
     // A monitor created in the same run as its notifiers carries their new ids.
@@ -50,6 +53,11 @@ describe('apply, end to end', () => {
     expect(liveObjects(state, 'vfields').map((v) => v.name).sort()).toEqual(['duration_s', 'is_server_error']);
     expect(liveObjects(state, 'annotations')).toHaveLength(1);
     expect(named(state, 'orgs', 'platform-team')).toBeDefined();
+    // Adopted datasets take the files' settings; map fields through their own endpoint.
+    expect(named(state, 'datasets', 'checkout')).toMatchObject({ retentionDays: 90, useRetentionPeriod: true, mapFields: ['attributes'] });
+    expect(named(state, 'datasets', 'http-logs')).toMatchObject({ kind: 'otel:logs:v1', retentionDays: 0 });
+    expect(named(state, 'groups', 'on-call')).toMatchObject({ members: [ada, idOf(state, 'users', 'grace@example.com')], roles: [sre] });
+    expect(named(state, 'views', 'failed-payments')).toMatchObject({ datasets: ['payments'] });
     const checkout = (state.datasets ?? []).find((d) => d.name === 'checkout');
     const duration = (checkout?.fields as { name: string; description?: string }[]).find((f) => f.name === 'duration_ms');
     expect(duration?.description).toBe('Time from request to last byte.');
@@ -65,7 +73,7 @@ describe('apply, end to end', () => {
     expectNoSecrets(first.stdout + first.stderr, [secret]);
 
     const inventory = await readInventory(stateDir);
-    expect(inventory.entries).toHaveLength(18);
+    expect(inventory.entries).toHaveLength(23);
     const slack = inventory.entries.find((e) => e.kind === 'Notifier' && e.key === 'oncall-slack');
     expect(slack?.id).toBe(idOf(state, 'notifiers', 'oncall-slack'));
     expect(Object.keys(slack?.secretHashes ?? {})).toEqual(['/properties/slack/slackUrl']);

@@ -60,7 +60,7 @@ describe('wsync apply', () => {
     expect((await workspace.plan(['--out', planFile])).code).toBe(0);
     const applied = await workspace.apply(['--plan', planFile]);
     expect(applied.code, applied.stderr).toBe(0);
-    expect(applied.stdout).toContain('16 created');
+    expect(applied.stdout).toContain('18 created');
 
     expect((await workspace.plan(['--out', planFile])).code).toBe(0);
     // Someone edits the workspace by hand, and a file changes, after the plan was made.
@@ -108,10 +108,11 @@ describe('wsync apply', () => {
       result: { created: number; adopted: number; failed: number; writes: number; events: { kind: string; outcome: string; message?: string }[] };
     };
     expect(doc.status).toBe('applied');
-    expect(doc.result).toMatchObject({ created: 16, adopted: 1, failed: 0 });
-    expect(doc.result.events).toHaveLength(18);
-    expect(doc.result.writes).toBeGreaterThanOrEqual(18);
-    expect(doc.plan.changes.length).toBeGreaterThanOrEqual(17);
+    // The seeded datasets (made by ingest) are adopted, the rest created.
+    expect(doc.result).toMatchObject({ created: 18, adopted: 3, failed: 0 });
+    expect(doc.result.events).toHaveLength(22);
+    expect(doc.result.writes).toBeGreaterThanOrEqual(22);
+    expect(doc.plan.changes.length).toBeGreaterThanOrEqual(21);
     const token = (await readFile(join(workspace.stateDir, 'tokens', 'ci-annotations'), 'utf8')).trim();
     for (const secret of [...Object.values(DEMO_SECRETS), token]) expect(result.stdout + result.stderr).not.toContain(secret);
   });
@@ -162,7 +163,7 @@ describe('wsync apply', () => {
     const next = await workspace.apply();
     expect(next.code).toBe(0);
     expect(next.stdout).toMatch(/Apply complete: \d+ created, \d+ updated, 0 deleted, \d+ adopted, 0 failed/);
-    // Only the dataset field, which exists before any apply, may be adopted.
-    expect(next.stdout.split('\n').filter((line) => line.includes(': adopted') && !line.startsWith('DatasetField/'))).toEqual([]);
+    // Only the datasets, which exist before any apply (made by ingest), may be adopted.
+    expect(next.stdout.split('\n').filter((line) => line.includes(': adopted') && !line.startsWith('Dataset/'))).toEqual([]);
   });
 });

@@ -9,8 +9,8 @@ describe('parseKinds', () => {
   });
 
   it('names the known kinds when one is unknown', () => {
-    expect(() => parseKinds('Monitor,Dashboards')).toThrow(ExportUsageError);
-    expect(() => parseKinds('Monitor,Dashboards')).toThrow(/unknown kind "Dashboards" \(kinds: Role, Notifier/);
+    expect(() => parseKinds('Monitor,Widgets')).toThrow(ExportUsageError);
+    expect(() => parseKinds('Monitor,Widgets')).toThrow(/unknown kind "Widgets" \(kinds: Dataset, Role, Notifier/);
     expect(() => parseKinds(' , ')).toThrow(/at least one kind/);
   });
 });

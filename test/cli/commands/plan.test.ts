@@ -13,7 +13,7 @@ import {
   type TestEmulator,
 } from '../../apply/helpers.js';
 
-const KINDS_IN_EXAMPLES = ['Role', 'Notifier', 'User', 'Monitor', 'StarredQuery', 'VirtualField', 'Annotation', 'ApiToken'];
+const KINDS_IN_EXAMPLES = ['Dataset', 'Role', 'Notifier', 'User', 'Group', 'Monitor', 'StarredQuery', 'VirtualField', 'Annotation', 'View', 'ApiToken'];
 
 async function api(emulator: TestEmulator, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${emulator.url}${path}`, {
@@ -40,7 +40,8 @@ describe('wsync plan against the emulator', () => {
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
+    // An empty workspace: the examples declare their own datasets.
+    emulator = await startTestEmulator({ seedFile: undefined });
     tree = await copyExamples();
     stateDir = join(tree, '..', 'state');
     env = { ...emulator.env, ...DEMO_SECRETS };
@@ -56,16 +57,16 @@ describe('wsync plan against the emulator', () => {
     expect(result.stderr).toMatch(/stats: \d+ API requests/);
     expect(result.code).toBe(2);
     for (const kind of KINDS_IN_EXAMPLES) expect(result.stdout).toMatch(new RegExp(`\\+ create\\s+${kind}/`));
-    // Fields come from ingest: the declared field exists in the seed and is adopted, not created.
-    expect(result.stdout).toMatch(/> adopt\s+DatasetField\/checkout\/duration_ms/);
-    expect(result.stdout).toContain('Plan: 16 to create, 0 to update, 0 to delete, 1 to adopt.');
+    expect(result.stdout).toContain('Plan: 21 to create, 0 to update, 0 to delete, 0 to adopt.');
 
     const requests = await emulator.requests();
     expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
     // One list call per kind (and per dataset in play), never one GET per object.
-    const perObject = requests.filter((r) => /\/v2\/(notifiers|monitors|rbac\/roles|users|vfields|tokens|annotations|apl-starred-queries)\/[^?]/.test(r.path));
+    const perObject = requests.filter((r) =>
+      /\/v2\/(datasets|notifiers|monitors|rbac\/roles|rbac\/groups|users|vfields|tokens|annotations|apl-starred-queries|views)\/[^?]/.test(r.path),
+    );
     expect(perObject).toEqual([]);
-    expect(requests.length).toBeLessThanOrEqual(12);
+    expect(requests.length).toBeLessThanOrEqual(13);
     expect(Number(/stats: (\d+) API requests/.exec(result.stderr)?.[1])).toBe(requests.length);
   });
 
@@ -77,7 +78,7 @@ describe('wsync plan against the emulator', () => {
     expect(plan.version).toBe(1);
     expect(plan.fingerprint.desired).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(JSON.parse(await readFile(out, 'utf8'))).toEqual(plan);
-    expect(new Set(plan.changes.map((c) => c.kind))).toEqual(new Set([...KINDS_IN_EXAMPLES, 'DatasetField']));
+    expect(new Set(plan.changes.map((c) => c.kind))).toEqual(new Set(KINDS_IN_EXAMPLES));
 
     const md = await runCli(['plan', tree, '--state-dir', stateDir, '--format', 'markdown'], env);
     expect(md.code).toBe(0);
