@@ -4,6 +4,7 @@ import { ConfigError } from '../api/errors.js';
 import type { ConnectionConfig } from '../api/types.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import type { Diagnostic } from '../core/types.js';
+import type { WorkspaceConfig } from '../generated/spec-types.js';
 import { configAsEnv, readWorkspaceConfig } from '../source/config.js';
 import { resolveConnection, type ConnectionFlags } from './connection.js';
 
@@ -26,6 +27,8 @@ export interface CommandSettings {
   secretsDir?: string;
   /** The environment with wsync.yaml's settings filled in underneath it. */
   env: Record<string, string | undefined>;
+  /** wsync.yaml's notification targets (paths made absolute); only `run` uses them. */
+  notifications?: WorkspaceConfig['notifications'];
 }
 
 export interface LayeredEnvironment {
@@ -33,6 +36,7 @@ export interface LayeredEnvironment {
   env: Record<string, string | undefined>;
   /** wsync.yaml's timeout, which has no environment variable. */
   timeoutMs?: number;
+  notifications?: WorkspaceConfig['notifications'];
   /** Problems of wsync.yaml, naming its line and field. */
   diagnostics: Diagnostic[];
 }
@@ -44,6 +48,7 @@ export function layeredEnvironment(dir: string | undefined, env: Record<string, 
   for (const [key, value] of Object.entries(env)) if (value !== undefined && value !== '') merged[key] = value;
   const layered: LayeredEnvironment = { env: merged, diagnostics };
   if (config.timeoutMs !== undefined) layered.timeoutMs = config.timeoutMs;
+  if (config.notifications !== undefined) layered.notifications = config.notifications;
   return layered;
 }
 
@@ -71,6 +76,7 @@ export function resolveSettings(
   const merged = layered.env;
   const connection = resolveConnection(connectionFlagsOf(flags, layered.timeoutMs), merged);
   const settings: CommandSettings = { connection, env: merged };
+  if (layered.notifications !== undefined) settings.notifications = layered.notifications;
   const stateDir = flags.stateDir ?? merged.WSYNC_STATE_DIR;
   if (stateDir) settings.stateDir = stateDir;
   const secretsDir = flags.secretsDir ?? merged.WSYNC_SECRETS_DIR;

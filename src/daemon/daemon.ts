@@ -11,9 +11,12 @@ import { reconcile, type ReconcileOutcome } from '../reconcile/index.js';
 import { WriterLease, WriterLeaseError } from '../reconcile/writer-lease.js';
 import type { TreeLimits } from '../source/limits.js';
 import { openState, type StateHandle } from '../state/index.js';
+import { createWebhookSender, type WebhookSender } from '../api/webhook.js';
+import { handleControl, type ControlAction } from './control.js';
 import { startHttpServer, type HttpServer, type ListenAddress } from './http.js';
 import type { Logger } from './logger.js';
 import { DaemonMetrics } from './metrics.js';
+import { Notifier, type NotificationTarget } from './notify/notifier.js';
 import { primaryTrigger, Scheduler, type RunResult, type Trigger } from './scheduler.js';
 import { resolveSnapshot, type Snapshot } from './snapshot.js';
 import { renderStatusPage } from './status-page.js';
@@ -42,6 +45,14 @@ export interface DaemonConfig {
   reloadConnection: () => ConnectionConfig;
   logger: Logger;
   backoff?: { initialMs: number; maxMs: number };
+  /** Where reconcile failures, refusals, drift (observe mode) and recoveries are posted. */
+  notifications?: { targets: NotificationTarget[]; timeoutMs?: number };
+  /** The token POST /suspend, /resume and /reconcile require; absent: those are off. */
+  controlToken?: () => string;
+  /** Start suspended (WSYNC_SUSPEND=1): plan and report, write nothing until resumed. */
+  suspended?: boolean;
+  /** wsync's version, for wsync_build_info. */
+  version?: string;
 }
 
 const MAX_LOGGED_DIAGNOSTICS = 20;
@@ -52,8 +63,10 @@ const MAX_LOGGED_DIAGNOSTICS = 20;
  * ends as a failed reconcile with a log line, and the port keeps answering.
  */
 export class Daemon {
-  readonly metrics = new DaemonMetrics();
+  readonly metrics: DaemonMetrics;
   readonly status = new DaemonStatus();
+  private readonly notifier: Notifier | null = null;
+  private readonly webhooks: WebhookSender | null = null;
   private readonly config: DaemonConfig;
   private readonly log: Logger;
   private readonly scheduler: Scheduler;
@@ -75,6 +88,20 @@ export class Daemon {
   private constructor(config: DaemonConfig) {
     this.config = config;
     this.log = config.logger;
+    this.metrics = new DaemonMetrics({ version: config.version });
+    if (config.suspended) this.setSuspended(true);
+    if (config.notifications && config.notifications.targets.length > 0) {
+      const webhooks = createWebhookSender({ timeoutMs: config.notifications.timeoutMs });
+      this.webhooks = webhooks;
+      this.notifier = new Notifier({
+        targets: config.notifications.targets,
+        send: (req) => webhooks.post(req),
+        source: { host: hostname(), dir: config.dir },
+        log: this.log,
+        timeoutMs: config.notifications.timeoutMs,
+        onOutcome: (target, event, outcome) => this.metrics.notificationsTotal.inc({ target, event, outcome }),
+      });
+    }
     this.connection = config.connection;
     this.client = this.connect(config.connection);
     this.scheduler = new Scheduler({
@@ -148,6 +175,8 @@ export class Daemon {
       this.state = null;
     }
     await this.client.close().catch(() => undefined);
+    await this.notifier?.close();
+    await this.webhooks?.close().catch(() => undefined);
     await this.server?.close();
     this.log.info('stopped');
   }
@@ -157,7 +186,8 @@ export class Daemon {
       healthz: () => ({ ok: true, body: 'ok\n' }),
       readyz: () => {
         const ok = this.status.ready && this.stopping === null;
-        return { ok, body: ok ? 'ready\n' : 'not ready: no reconcile has succeeded yet\n' };
+        const suspended = this.status.suspendedSince === null ? '' : ` (suspended since ${this.status.suspendedSince}: nothing is written)`;
+        return { ok, body: `${ok ? 'ready' : 'not ready: no reconcile has succeeded yet'}${suspended}\n` };
       },
       metrics: async () => ({ contentType: this.metrics.contentType, body: await this.metrics.text() }),
       statusPage: () => {
@@ -169,8 +199,60 @@ export class Daemon {
           nextRetryAt: s.nextRetryAt,
         });
       },
+      statusJson: () => this.statusJson(),
+      control: (action, authorization) =>
+        handleControl({ token: this.config.controlToken ?? null, act: (a) => this.control(a) }, action, authorization),
     });
-    this.log.info({ url: this.server.url }, 'listening');
+    this.log.info(
+      {
+        url: this.server.url,
+        control: this.config.controlToken !== undefined,
+        notify: this.notifier?.targets.map((t) => `${t.name} (${t.type})`),
+        suspended: this.status.suspendedSince !== null || undefined,
+      },
+      'listening',
+    );
+  }
+
+  private setSuspended(on: boolean): void {
+    this.status.suspendedSince = on ? (this.status.suspendedSince ?? new Date().toISOString()) : null;
+    this.metrics.suspended.set(on ? 1 : 0);
+  }
+
+  /** An authorised control request; returns the answer's body. */
+  private control(action: ControlAction): Record<string, unknown> {
+    if (action === 'suspend') {
+      const already = this.status.suspendedSince !== null;
+      this.setSuspended(true);
+      if (!already) this.log.warn('suspended: reconciles plan and report drift, nothing is written until resumed');
+    } else if (action === 'resume') {
+      const was = this.status.suspendedSince !== null;
+      this.setSuspended(false);
+      if (was) this.log.info('resumed: reconciling now');
+      if (was && this.stopping === null) this.scheduler.request('control');
+    } else if (this.stopping === null) {
+      this.log.info('reconcile requested');
+      this.scheduler.request('control');
+    }
+    return { ok: true, action, suspended: this.status.suspendedSince !== null, suspendedSince: this.status.suspendedSince };
+  }
+
+  private statusJson(): Record<string, unknown> {
+    const s = this.scheduler.status();
+    const last = this.status.last;
+    return {
+      ready: this.status.ready,
+      suspended: this.status.suspendedSince !== null,
+      suspendedSince: this.status.suspendedSince,
+      mode: this.config.policy.mode,
+      dir: this.config.dir,
+      revision: this.status.revision,
+      running: s.running,
+      nextRetryAt: s.nextRetryAt === null ? null : new Date(s.nextRetryAt).toISOString(),
+      lastSuccessAt: this.status.lastSuccessAt,
+      pendingDrift: this.status.pendingDrift.length,
+      last: last ?? null,
+    };
   }
 
   private async startWatching(): Promise<void> {
@@ -281,7 +363,10 @@ export class Daemon {
 
     let outcome: ReconcileOutcome | undefined;
     try {
-      const enforce = this.config.policy.mode === 'enforce';
+      // Suspended: the same reconcile, planned only (the lease is neither taken nor needed).
+      const suspended = this.status.suspendedSince !== null;
+      if (suspended) record.suspended = true;
+      const enforce = this.config.policy.mode === 'enforce' && !suspended;
       if (enforce && this.state === null) {
         this.state = await openState(this.config.stateDir, {
           lock: true,
@@ -370,7 +455,7 @@ export class Daemon {
 
     const ok = SUCCESS_RESULTS.has(record.result);
     this.metrics.reconcileTotal.inc({ result: record.result, trigger: record.trigger });
-    this.metrics.reconcileDuration.observe(record.durationMs / 1000);
+    this.metrics.reconcileDuration.observe({ result: record.result }, record.durationMs / 1000);
     this.metrics.lastReconcile.set(endedMs / 1000);
     if (ok) {
       this.status.ready = true;
@@ -380,6 +465,16 @@ export class Daemon {
     }
     this.metrics.consecutiveFailures.set(ok ? 0 : this.scheduler.status().failures + 1);
     this.status.record(record);
+    this.notifier?.reconciled({
+      result: record.result,
+      revision: record.revision,
+      at: new Date(endedMs).toISOString(),
+      trigger: record.trigger,
+      message: record.message,
+      refusals: record.result === 'refused' ? (outcome?.plan?.refusals ?? []).map((r) => this.redact(r)) : [],
+      drift: plan ? this.status.pendingDrift : [],
+      observing: this.config.policy.mode === 'observe' && !record.suspended,
+    });
 
     const summary = {
       revision: record.revision,
@@ -398,6 +493,7 @@ export class Daemon {
       writes: counts.writes,
       live_requests: outcome?.liveRequests,
       error: record.message,
+      suspended: record.suspended,
     };
     if (ok) this.log.info(summary, 'reconcile');
     else if (record.result === 'missing' || record.result === 'stopped') this.log.warn(summary, 'reconcile');

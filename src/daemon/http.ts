@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isControlAction, type ControlAction, type ControlAnswer } from './control.js';
 
 export interface ListenAddress {
   host: string;
@@ -34,6 +35,10 @@ export interface Routes {
   readyz(): { ok: boolean; body: string };
   metrics(): Promise<{ contentType: string; body: string }>;
   statusPage(): string;
+  /** GET /status: what `wsync ctl status` shows, as JSON. */
+  statusJson(): Record<string, unknown>;
+  /** POST /suspend, /resume, /reconcile. */
+  control(action: ControlAction, authorization: string | undefined): ControlAnswer;
 }
 
 export interface HttpServer {
@@ -50,8 +55,24 @@ function send(res: ServerResponse, status: number, contentType: string, body: st
   res.end(body);
 }
 
+function sendJson(res: ServerResponse, status: number, body: Record<string, unknown>): void {
+  send(res, status, 'application/json; charset=utf-8', `${JSON.stringify(body)}\n`);
+}
+
 async function handle(routes: Routes, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const path = (req.url ?? '/').split('?')[0];
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  const action = path.slice(1);
+  if (isControlAction(action)) {
+    if (req.method !== 'POST') {
+      res.setHeader('allow', 'POST');
+      send(res, 405, 'text/plain; charset=utf-8', 'method not allowed: POST\n');
+      return;
+    }
+    const answer = routes.control(action, req.headers.authorization);
+    if (answer.status === 401) res.setHeader('www-authenticate', 'Bearer');
+    sendJson(res, answer.status, answer.body);
+    return;
+  }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('allow', 'GET, HEAD');
     send(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n');
@@ -73,6 +94,9 @@ async function handle(routes: Routes, req: IncomingMessage, res: ServerResponse)
       send(res, 200, m.contentType, m.body);
       return;
     }
+    case '/status':
+      sendJson(res, 200, routes.statusJson());
+      return;
     case '/':
       send(res, 200, 'text/html; charset=utf-8', routes.statusPage());
       return;
@@ -86,7 +110,7 @@ function formatUrl(addr: AddressInfo): string {
   return `http://${host}:${addr.port}`;
 }
 
-/** The daemon's one port: /healthz, /readyz, /metrics and the status page. */
+/** The daemon's one port: /healthz, /readyz, /metrics, the status page (and /status as JSON), the control endpoints. */
 export async function startHttpServer(listen: ListenAddress, routes: Routes): Promise<HttpServer> {
   const server: Server = createServer((req, res) => {
     handle(routes, req, res).catch(() => {

@@ -9,7 +9,7 @@ import { KIND_NAMES } from '../kinds/index.js';
 export class DaemonMetrics {
   readonly registry = new Registry();
   readonly reconcileTotal: Counter<'result' | 'trigger'>;
-  readonly reconcileDuration: Histogram;
+  readonly reconcileDuration: Histogram<'result'>;
   readonly changesTotal: Counter<'kind' | 'action'>;
   readonly changeFailuresTotal: Counter<'kind' | 'action'>;
   readonly driftObjects: Gauge<'kind'>;
@@ -19,8 +19,11 @@ export class DaemonMetrics {
   readonly revisionInfo: Gauge<'revision'>;
   readonly ready: Gauge;
   readonly consecutiveFailures: Gauge;
+  readonly buildInfo: Gauge<'version' | 'node'>;
+  readonly suspended: Gauge;
+  readonly notificationsTotal: Counter<'target' | 'event' | 'outcome'>;
 
-  constructor(opts: { defaultMetrics?: boolean } = {}) {
+  constructor(opts: { defaultMetrics?: boolean; version?: string } = {}) {
     const registers = [this.registry];
     this.reconcileTotal = new Counter({
       name: 'wsync_reconcile_total',
@@ -30,7 +33,8 @@ export class DaemonMetrics {
     });
     this.reconcileDuration = new Histogram({
       name: 'wsync_reconcile_duration_seconds',
-      help: 'Wall time of one reconcile: read files, list live state, plan, apply.',
+      help: 'Wall time of one reconcile: read files, list live state, plan, apply; by result.',
+      labelNames: ['result'],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
       registers,
     });
@@ -84,6 +88,25 @@ export class DaemonMetrics {
       help: 'Failed reconciles since the last success (drives the retry backoff).',
       registers,
     });
+    this.buildInfo = new Gauge({
+      name: 'wsync_build_info',
+      help: 'The running wsync: its version and the Node.js version; always 1.',
+      labelNames: ['version', 'node'],
+      registers,
+    });
+    this.suspended = new Gauge({
+      name: 'wsync_suspended',
+      help: '1 while suspended (wsync ctl suspend): reconciles plan and report, nothing is written.',
+      registers,
+    });
+    this.notificationsTotal = new Counter({
+      name: 'wsync_notifications_total',
+      help: 'Notifications by target name, event type and outcome (delivered, failed, dropped: queue full or stopping, rate_limited).',
+      labelNames: ['target', 'event', 'outcome'],
+      registers,
+    });
+    this.buildInfo.set({ version: opts.version ?? 'unknown', node: process.versions.node }, 1);
+    this.suspended.set(0);
     for (const kind of KIND_NAMES) this.driftObjects.set({ kind }, 0);
     this.lastSuccess.set(0);
     this.ready.set(0);

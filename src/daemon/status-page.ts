@@ -29,7 +29,7 @@ function historyRow(r: ReconcileRecord): string {
     cell(r.startedAt) +
     cell(r.trigger) +
     cell(r.revision) +
-    cell(r.result) +
+    cell(r.suspended ? `${r.result} (suspended)` : r.result) +
     cell(r.durationMs) +
     cell(r.created) +
     cell(r.updated) +
@@ -74,6 +74,7 @@ code { font-family: ui-monospace, monospace; }
 <dt>Directory</dt><dd><code>${escapeHtml(info.dir)}</code></dd>
 <dt>Revision</dt><dd id="revision"><code>${escapeHtml(status.revision ?? '–')}</code></dd>
 <dt>Mode</dt><dd>${escapeHtml(info.mode)}</dd>
+<dt>Suspended</dt><dd id="suspended">${status.suspendedSince === null ? 'no' : `yes, since ${escapeHtml(status.suspendedSince)}: reconciles plan and report drift, nothing is written (<code>wsync ctl resume</code>)`}</dd>
 <dt>Ready</dt><dd id="ready">${status.ready ? 'yes' : 'no'}</dd>
 <dt>Last result</dt><dd id="last-result">${escapeHtml(last ? `${last.result} (${last.trigger}, ${last.startedAt})` : 'none yet')}</dd>
 <dt>Last success</dt><dd>${escapeHtml(status.lastSuccessAt ?? 'none yet')}</dd>

@@ -33,6 +33,8 @@ export interface ReconcileRecord {
   drift: number;
   /** First error, redacted; for failed reconciles. */
   message?: string;
+  /** Ran while suspended: planned only. */
+  suspended?: boolean;
 }
 
 export interface DriftItem {
@@ -50,6 +52,8 @@ export class DaemonStatus {
   ready = false;
   revision: string | null = null;
   lastSuccessAt: string | null = null;
+  /** Since when reconciles only plan and report (wsync ctl suspend); null while not suspended. */
+  suspendedSince: string | null = null;
   /** Drift left after the last reconcile that made a plan. */
   pendingDrift: DriftItem[] = [];
   history: ReconcileRecord[] = [];

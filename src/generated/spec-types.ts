@@ -97,6 +97,51 @@ insecure?: boolean
  * Per-request timeout in milliseconds.
  */
 timeoutMs?: number
+/**
+ * Where wsync run posts an event when a reconcile fails, a plan is refused, observe mode finds drift, and when it recovers. Flags (--notify-webhook, --notify-slack-url-file) add targets to these. Never put a secret here: Slack URLs and HMAC keys come from a file or an environment variable.
+ */
+notifications?: {
+/**
+ * Per delivery (default 5000).
+ */
+timeoutMs?: number
+targets?: {
+/**
+ * Names the target in logs and in the target label of wsync_notifications_total (default: its type).
+ */
+name?: string
+/**
+ * webhook: the event as signed JSON; slack: a Slack incoming webhook.
+ */
+type: ("webhook" | "slack")
+/**
+ * The generic webhook's URL (not for slack: a Slack webhook URL is a secret).
+ */
+url?: string
+/**
+ * File holding the URL; relative to this file's directory.
+ */
+urlFile?: string
+/**
+ * Environment variable holding the URL.
+ */
+urlEnv?: string
+/**
+ * webhook: file holding the HMAC-SHA256 key; relative to this file's directory.
+ */
+secretFile?: string
+/**
+ * webhook: environment variable holding the HMAC-SHA256 key.
+ */
+secretEnv?: string
+/**
+ * The events it gets (default: all).
+ * 
+ * @minItems 1
+ */
+events?: [("reconcile.failed" | "plan.refused" | "drift.detected" | "reconcile.recovered"), ...(("reconcile.failed" | "plan.refused" | "drift.detected" | "reconcile.recovered"))[]]
+}[]
+}
 }
 
 export interface DatasetSpec {

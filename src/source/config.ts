@@ -15,6 +15,9 @@ export interface WorkspaceConfigResult {
 }
 
 const PATH_KEYS = ['tokenFile', 'secretsDir', 'stateDir'] as const;
+const TARGET_PATH_KEYS = ['urlFile', 'secretFile'] as const;
+/** The one `not` in config.json: a Slack webhook URL is a secret, and Slack takes no HMAC key. */
+const NOT_MESSAGE = 'a slack target takes its URL from urlFile or urlEnv (the URL is a secret), and no secretFile or secretEnv';
 
 /** Reads the optional DIR/wsync.yaml: connection and paths that flags and environment override. */
 export function readWorkspaceConfig(dir: string): WorkspaceConfigResult {
@@ -64,13 +67,18 @@ export function readWorkspaceConfig(dir: string): WorkspaceConfigResult {
   }
   const validate = validatorFor('config.json');
   if (!validate(value)) {
-    const diagnostics = (validate.errors ?? []).map((e) => {
-      const key =
-        e.keyword === 'additionalProperties'
-          ? String((e.params as { additionalProperty?: string }).additionalProperty)
-          : e.instancePath.split('/')[1] ?? '';
-      const what = e.keyword === 'additionalProperties' ? `unknown setting "${key}"` : `${key || 'wsync.yaml'}: ${e.message ?? 'invalid'}`;
-      return problem(key ? nodeOf(key) : doc.contents, what, key || undefined);
+    // `if` only repeats what its `then` already said.
+    const diagnostics = (validate.errors ?? []).filter((e) => e.keyword !== 'if').map((e) => {
+      const segments = e.instancePath.split('/').slice(1);
+      const extra = e.keyword === 'additionalProperties' ? String((e.params as { additionalProperty?: string }).additionalProperty) : undefined;
+      const path = extra === undefined ? segments : [...segments, extra];
+      const field = path.join('.');
+      const node = path.length > 1 ? (doc.getIn(path.map((p) => (/^\d+$/.test(p) ? Number(p) : p)), true) as Node | undefined) : undefined;
+      const what =
+        extra !== undefined
+          ? `unknown setting "${field}"`
+          : `${field || 'wsync.yaml'}: ${e.keyword === 'not' ? NOT_MESSAGE : (e.message ?? 'invalid')}`;
+      return problem(node ?? (path[0] ? nodeOf(path[0]) : doc.contents), what, field || undefined);
     });
     return { config: {}, diagnostics };
   }
@@ -78,6 +86,17 @@ export function readWorkspaceConfig(dir: string): WorkspaceConfigResult {
   for (const key of PATH_KEYS) {
     const path = config[key];
     if (path !== undefined && !isAbsolute(path)) config[key] = resolve(dir, path);
+  }
+  if (config.notifications?.targets) {
+    const targets = config.notifications.targets.map((target) => {
+      const copy = { ...target };
+      for (const key of TARGET_PATH_KEYS) {
+        const path = copy[key];
+        if (path !== undefined && !isAbsolute(path)) copy[key] = resolve(dir, path);
+      }
+      return copy;
+    });
+    config.notifications = { ...config.notifications, targets };
   }
   return { config, diagnostics: [] };
 }

@@ -107,13 +107,15 @@ describe('status page', () => {
 });
 
 describe('http server', () => {
-  it('serves the four routes, 404 elsewhere, 405 for writes, and reports its actual port', async () => {
+  it('serves its routes, 404 elsewhere, 405 for writes, and reports its actual port', async () => {
     let ready = false;
     const server = await startHttpServer(parseListen('127.0.0.1:0'), {
       healthz: () => ({ ok: true, body: 'ok\n' }),
       readyz: () => ({ ok: ready, body: ready ? 'ready\n' : 'not ready\n' }),
       metrics: async () => ({ contentType: 'text/plain; version=0.0.4', body: '# HELP x y\n# TYPE x gauge\nx 1\n' }),
       statusPage: () => '<html>status</html>',
+      statusJson: () => ({ ready }),
+      control: () => ({ status: 403, body: { error: 'off' } }),
     });
     servers.push(server);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -129,5 +131,8 @@ describe('http server', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     expect((await fetch(`${server.url}/nope`)).status).toBe(404);
     expect((await fetch(`${server.url}/healthz`, { method: 'POST' })).status).toBe(405);
+    expect(await (await fetch(`${server.url}/status`)).json()).toEqual({ ready: true });
+    expect((await fetch(`${server.url}/suspend`)).status).toBe(405);
+    expect((await fetch(`${server.url}/suspend`, { method: 'POST' })).status).toBe(403);
   });
 });

@@ -35,6 +35,31 @@ describe('wsync.yaml', () => {
     ]);
   });
 
+  it('reads notification targets, paths against the directory; a Slack URL in the file is refused at its line', () => {
+    const dir = tree({
+      'wsync.yaml': [
+        'notifications:',
+        '  timeoutMs: 2000',
+        '  targets:',
+        '    - {name: ops, type: webhook, url: "https://hooks.example.com/w", secretFile: ../secrets/hmac, events: [reconcile.failed]}',
+        '    - {type: slack, urlEnv: SLACK_URL}',
+        '',
+      ].join('\n'),
+    });
+    const { config, diagnostics } = readWorkspaceConfig(dir);
+    expect(diagnostics).toEqual([]);
+    expect(config.notifications?.targets?.[0]?.secretFile).toBe(`${dir.replace(/\/[^/]+$/, '')}/secrets/hmac`);
+    expect(config.notifications?.targets?.[1]).toEqual({ type: 'slack', urlEnv: 'SLACK_URL' });
+
+    const bad = readWorkspaceConfig(
+      tree({ 'wsync.yaml': 'notifications:\n  targets:\n    - type: webhook\n      url: https://h.example.com\n    - type: slack\n      url: https://hooks.slack.com/services/T/B/x\n      colour: red\n' }),
+    );
+    expect(bad.diagnostics.map((d) => `${d.file}:${d.line}: ${d.field}: ${d.message}`)).toEqual([
+      'wsync.yaml:5: notifications.targets.1: notifications.targets.1: a slack target takes its URL from urlFile or urlEnv (the URL is a secret), and no secretFile or secretEnv',
+      'wsync.yaml:7: notifications.targets.1.colour: unknown setting "notifications.targets.1.colour"',
+    ]);
+  });
+
   it('refuses a token in the file, without repeating it', () => {
     const { diagnostics } = readWorkspaceConfig(tree({ 'wsync.yaml': 'url: https://api.example.com\ntoken: xaat-very-secret\n' }));
     expect(diagnostics).toHaveLength(1);

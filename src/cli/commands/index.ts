@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { register as registerApply } from './apply/command.js';
+import { register as registerCtl } from './ctl/command.js';
 import { register as registerEmulator } from './emulator/command.js';
 import { register as registerExport } from './export/command.js';
 import { register as registerPlan } from './plan/command.js';
@@ -14,6 +15,7 @@ export function registerCommands(program: Command): void {
   registerPlan(program);
   registerApply(program);
   registerRun(program);
+  registerCtl(program);
   registerExport(program);
   registerEmulator(program);
   registerSchema(program);

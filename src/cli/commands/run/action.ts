@@ -2,6 +2,7 @@ import { ConfigError } from '../../../api/errors.js';
 import { Daemon } from '../../../daemon/daemon.js';
 import { createLogger, type Logger } from '../../../daemon/logger.js';
 import { PolicyFlagError, policyFromFlags } from '../../policy.js';
+import { packageVersion } from '../../../util/package-version.js';
 import { resolveSettings } from '../../settings.js';
 import type { RunFlags } from './command.js';
 import { modeOf, settingsFrom, UsageError, type Settings } from './settings.js';
@@ -92,6 +93,10 @@ export async function runDaemon(dirArg: string, flags: RunFlags): Promise<number
     // Flags are fixed for the life of the process; environment, wsync.yaml and token file are read again.
     reloadConnection: () => resolveSettings(settings.dir, flags, process.env).connection,
     logger: log,
+    notifications: settings.notifications,
+    controlToken: settings.controlToken,
+    suspended: settings.suspended,
+    version: packageVersion(),
   }).catch((err: unknown) => {
     log.fatal({ err: err instanceof Error ? err.message : String(err) }, 'could not start');
     return null;

@@ -3,8 +3,9 @@ import { addConnectionOptions } from '../../connection.js';
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
 import { addPolicyOptions, type PolicyFlags } from '../../policy.js';
 import type { SettingsFlags } from '../../settings.js';
+import type { NotifyFlags } from './notifications.js';
 
-export interface RunFlags extends PolicyFlags, SettingsFlags, LimitFlags {
+export interface RunFlags extends PolicyFlags, SettingsFlags, LimitFlags, NotifyFlags {
   tokenOutputDir?: string;
   listen?: string;
   resync?: string;
@@ -29,7 +30,12 @@ export function register(program: Command): void {
     .addOption(new Option('--mode <mode>', 'enforce: converge; observe: report drift, never write').choices(['enforce', 'observe']).default('enforce'))
     .option('--concurrency <n>', 'changes applied at once within a dependency level (default 4)')
     .option('--log-level <level>', 'trace, debug, info, warn, error, fatal or silent (env WSYNC_LOG_LEVEL; default info)')
-    .addOption(new Option('--log-format <format>', 'json lines, or pretty (default: pretty on a terminal)').choices(['auto', 'json', 'pretty']).default('auto'));
+    .addOption(new Option('--log-format <format>', 'json lines, or pretty (default: pretty on a terminal)').choices(['auto', 'json', 'pretty']).default('auto'))
+    .option('--notify-webhook <url>', 'post events (failed, refused, drift in observe mode, recovered) as signed JSON to this URL (env WSYNC_NOTIFY_WEBHOOK_URL)')
+    .option('--notify-webhook-secret-file <file>', 'HMAC-SHA256 key of the webhook signature (env WSYNC_NOTIFY_WEBHOOK_SECRET_FILE, or the key in WSYNC_NOTIFY_WEBHOOK_SECRET)')
+    .option('--notify-slack-url-file <file>', 'file holding a Slack incoming webhook URL to post events to (env WSYNC_NOTIFY_SLACK_URL_FILE, or the URL in WSYNC_NOTIFY_SLACK_URL)')
+    .option('--control-token-file <file>', 'enables POST /suspend, /resume, /reconcile for requests bearing this token (env WSYNC_CONTROL_TOKEN_FILE or WSYNC_CONTROL_TOKEN)')
+    .option('--suspended', 'start suspended: plan and report, write nothing until `wsync ctl resume` (env WSYNC_SUSPEND=1)');
   addConnectionOptions(cmd);
   addPolicyOptions(cmd);
   addLimitOptions(cmd);

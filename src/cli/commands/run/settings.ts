@@ -8,6 +8,7 @@ import { defaultStateDir } from '../../../daemon/snapshot.js';
 import { treeLimitsOf } from '../../limits.js';
 import { resolveSettings } from '../../settings.js';
 import type { RunFlags } from './command.js';
+import { controlToken, notificationTargets, startSuspended } from './notifications.js';
 
 const DEFAULT_LISTEN = '127.0.0.1:9464';
 const DEFAULT_RESYNC = '*/5 * * * *';
@@ -18,7 +19,19 @@ export class UsageError extends Error {}
 /** What the flags and environment settle; the rest of DaemonConfig (policy, logger, ...) comes later. */
 export type Settings = Pick<
   DaemonConfig,
-  'dir' | 'stateDir' | 'secretsDir' | 'tokenOutputDir' | 'listen' | 'resync' | 'debounceMs' | 'concurrency' | 'connection' | 'limits'
+  | 'dir'
+  | 'stateDir'
+  | 'secretsDir'
+  | 'tokenOutputDir'
+  | 'listen'
+  | 'resync'
+  | 'debounceMs'
+  | 'concurrency'
+  | 'connection'
+  | 'limits'
+  | 'notifications'
+  | 'controlToken'
+  | 'suspended'
 > & { logLevel: string; pretty?: boolean };
 
 function positiveInt(text: string, flag: string, min: number): number {
@@ -59,7 +72,15 @@ export async function settingsFrom(dirArg: string, flags: RunFlags, env: Record<
     logLevel,
     connection: configured.connection,
     limits: treeLimitsOf(flags, env),
+    suspended: startSuspended(flags, env),
   };
+  const targets = notificationTargets(flags, configured.env, configured.notifications, configured.connection.insecure === true);
+  if (targets.length > 0) {
+    settings.notifications = { targets };
+    if (configured.notifications?.timeoutMs !== undefined) settings.notifications.timeoutMs = configured.notifications.timeoutMs;
+  }
+  const token = controlToken(flags, configured.env);
+  if (token) settings.controlToken = token;
   if (secretsDir) settings.secretsDir = resolve(secretsDir);
   if (flags.tokenOutputDir) settings.tokenOutputDir = resolve(flags.tokenOutputDir);
   if (flags.concurrency !== undefined) settings.concurrency = positiveInt(flags.concurrency, '--concurrency', 1);

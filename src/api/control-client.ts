@@ -1,0 +1,51 @@
+// `wsync ctl`: the client of the daemon's own port (POST /suspend, /resume, /reconcile; GET /status).
+import { request } from 'undici';
+import { ConfigError } from './errors.js';
+import { isLoopbackHost } from './url.js';
+import { userAgent } from './user-agent.js';
+
+export type ControlVerb = 'suspend' | 'resume' | 'reconcile' | 'status';
+
+export interface ControlReply {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** The daemon's base URL: http(s), and a token sent in plain http only to loopback unless insecure. */
+export function parseDaemonUrl(text: string, insecure: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`daemon URL "${text}" is not a valid URL (expected e.g. http://127.0.0.1:9464)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`daemon URL "${text}": only http:// and https:// are supported`);
+  if (url.protocol === 'http:' && !insecure && !isLoopbackHost(url.hostname)) {
+    throw new ConfigError(
+      `refusing to send the control token in plain http to ${url.host}: run wsync ctl where the daemon runs (kubectl exec), through kubectl port-forward, or pass --insecure`,
+    );
+  }
+  return url;
+}
+
+export async function callDaemon(base: URL, verb: ControlVerb, token: string | undefined, timeoutMs: number): Promise<ControlReply> {
+  const url = new URL(verb, base.href.endsWith('/') ? base.href : `${base.href}/`);
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent() };
+  if (token !== undefined && verb !== 'status') headers.authorization = `Bearer ${token}`;
+  const res = await request(url, {
+    method: verb === 'status' ? 'GET' : 'POST',
+    headers,
+    signal: AbortSignal.timeout(timeoutMs),
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+  const text = await res.body.text();
+  let body: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    body = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { answer: parsed };
+  } catch {
+    body = { error: `not a wsync daemon answer (HTTP ${res.statusCode})` };
+  }
+  return { status: res.statusCode, body };
+}

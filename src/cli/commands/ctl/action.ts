@@ -1,0 +1,81 @@
+import { callDaemon, parseDaemonUrl, type ControlReply, type ControlVerb } from '../../../api/control-client.js';
+import { ConfigError } from '../../../api/errors.js';
+import { tokenFileReader } from '../../../api/token-source.js';
+import { safeLine } from '../../../core/safe-text.js';
+import { parseListen } from '../../../daemon/http.js';
+import type { CtlFlags } from './command.js';
+
+const DEFAULT_DAEMON = 'http://127.0.0.1:9464';
+
+function daemonUrl(flags: CtlFlags, env: Record<string, string | undefined>): string {
+  if (flags.daemon) return flags.daemon;
+  if (env.WSYNC_DAEMON_URL) return env.WSYNC_DAEMON_URL;
+  if (!env.WSYNC_LISTEN) return DEFAULT_DAEMON;
+  // The daemon's own setting (the same environment in its container); all interfaces include loopback.
+  let listen: ReturnType<typeof parseListen>;
+  try {
+    listen = parseListen(env.WSYNC_LISTEN);
+  } catch (err) {
+    throw new ConfigError(`WSYNC_LISTEN: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const { host, port } = listen;
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+function token(flags: CtlFlags, env: Record<string, string | undefined>): string | undefined {
+  const file = flags.controlTokenFile ?? env.WSYNC_CONTROL_TOKEN_FILE;
+  if (file) return tokenFileReader(file, '--control-token-file')();
+  return env.WSYNC_CONTROL_TOKEN || undefined;
+}
+
+const text = (v: unknown): string => safeLine(v === null || v === undefined ? '–' : String(v));
+
+function statusText(body: Record<string, unknown>): string {
+  const last = body.last as Record<string, unknown> | null | undefined;
+  const rows: [string, string][] = [
+    ['ready', body.ready ? 'yes' : 'no'],
+    ['suspended', body.suspended ? `yes, since ${text(body.suspendedSince)}: nothing is written` : 'no'],
+    ['mode', text(body.mode)],
+    ['directory', text(body.dir)],
+    ['revision', text(body.revision)],
+    ['last reconcile', last ? `${text(last.result)} (${text(last.trigger)}, ${text(last.startedAt)}, ${text(last.durationMs)} ms)${last.message ? `: ${text(last.message)}` : ''}` : 'none yet'],
+    ['last success', text(body.lastSuccessAt)],
+    ['pending drift', text(body.pendingDrift)],
+    ['reconciling now', body.running ? 'yes' : 'no'],
+    ['next retry', text(body.nextRetryAt)],
+  ];
+  return rows.map(([k, v]) => `${k.padEnd(16)}${v}\n`).join('');
+}
+
+function actionText(verb: ControlVerb, body: Record<string, unknown>): string {
+  if (verb === 'suspend') return 'suspended: reconciles plan and report drift, nothing is written until `wsync ctl resume`\n';
+  if (verb === 'resume') return 'resumed: a reconcile that writes runs now\n';
+  return body.suspended ? 'reconcile requested (suspended: it plans and reports only)\n' : 'reconcile requested: it runs as soon as the one in flight (if any) ends\n';
+}
+
+/** `wsync ctl VERB`: 0 when the daemon did it, 1 otherwise (refused, unreachable). */
+export async function runCtl(verb: string, flags: CtlFlags, env: Record<string, string | undefined>): Promise<number> {
+  const v = verb as ControlVerb;
+  let reply: ControlReply;
+  try {
+    const base = parseDaemonUrl(daemonUrl(flags, env), flags.insecure === true);
+    const timeoutMs = flags.timeout === undefined ? 5000 : Number(flags.timeout);
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new ConfigError(`--timeout: "${flags.timeout}" is not a positive number of milliseconds`);
+    const secret = v === 'status' ? undefined : token(flags, env);
+    if (v !== 'status' && secret === undefined) throw new ConfigError(`${v} needs the control token: --control-token-file FILE or WSYNC_CONTROL_TOKEN`);
+    reply = await callDaemon(base, v, secret, timeoutMs);
+  } catch (err) {
+    const message = err instanceof ConfigError ? err.message : `the daemon did not answer: ${err instanceof Error ? err.message : String(err)}`;
+    process.stderr.write(`ctl: ${safeLine(message)}\n`);
+    return 1;
+  }
+  if (reply.status !== 200) {
+    const why = reply.status === 401 ? 'the control token was not accepted' : text(reply.body.error ?? `HTTP ${reply.status}`);
+    process.stderr.write(`ctl ${v}: refused (HTTP ${reply.status}): ${why}\n`);
+    return 1;
+  }
+  if (flags.format === 'json') process.stdout.write(`${JSON.stringify(reply.body)}\n`);
+  else process.stdout.write(v === 'status' ? statusText(reply.body) : actionText(v, reply.body));
+  return 0;
+}

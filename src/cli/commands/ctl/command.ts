@@ -1,0 +1,25 @@
+import { Argument, Option, type Command } from 'commander';
+
+export interface CtlFlags {
+  daemon?: string;
+  controlTokenFile?: string;
+  insecure?: boolean;
+  format?: string;
+  timeout?: string;
+}
+
+export function register(program: Command): void {
+  program
+    .command('ctl')
+    .description('control a running `wsync run`: suspend (plan only, write nothing), resume, reconcile now, status')
+    .addArgument(new Argument('<verb>', 'what to ask').choices(['suspend', 'resume', 'reconcile', 'status']))
+    .option('--daemon <url>', "the daemon's port (env WSYNC_DAEMON_URL; default http:// + WSYNC_LISTEN, or http://127.0.0.1:9464)")
+    .option('--control-token-file <file>', 'the control token the daemon was started with (env WSYNC_CONTROL_TOKEN_FILE or WSYNC_CONTROL_TOKEN); status needs none')
+    .option('--insecure', 'allow sending the token in plain http to a host that is not loopback')
+    .addOption(new Option('--format <format>', 'text or json').choices(['text', 'json']).default('text'))
+    .option('--timeout <ms>', 'how long to wait for the daemon (default 5000)')
+    .action(async (verb: string, options: CtlFlags) => {
+      const { runCtl } = await import('./action.js');
+      process.exitCode = await runCtl(verb, options, process.env);
+    });
+}

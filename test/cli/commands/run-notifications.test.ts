@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { controlToken, notificationTargets, startSuspended } from '../../../src/cli/commands/run/notifications.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+function secretFile(text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'wsync-notify-'));
+  dirs.push(dir);
+  const file = join(dir, 'secret');
+  writeFileSync(file, `${text}\n`);
+  return file;
+}
+
+describe('run: notification targets', () => {
+  it('takes the webhook and Slack from flags and environment, and wsync.yaml targets with their secrets', () => {
+    const hmac = secretFile('hmac-key-from-a-file');
+    const targets = notificationTargets(
+      { notifyWebhook: 'https://hooks.example.com/wsync', notifyWebhookSecretFile: hmac },
+      { WSYNC_NOTIFY_SLACK_URL: 'https://hooks.slack.com/services/T/B/secret', OPS_URL: 'https://ops.example.com/in' },
+      { targets: [{ name: 'ops', type: 'webhook', urlEnv: 'OPS_URL', events: ['plan.refused'] }] },
+      false,
+    );
+    expect(targets.map((t) => [t.name, t.type, t.url(), t.secret?.(), t.events])).toEqual([
+      ['ops', 'webhook', 'https://ops.example.com/in', undefined, ['plan.refused']],
+      ['webhook', 'webhook', 'https://hooks.example.com/wsync', 'hmac-key-from-a-file', undefined],
+      ['slack', 'slack', 'https://hooks.slack.com/services/T/B/secret', undefined, undefined],
+    ]);
+  });
+
+  it('fails at start on what would fail at 3 a.m., never quoting a URL that may be a secret', () => {
+    expect(() => notificationTargets({}, {}, { targets: [{ type: 'slack', urlEnv: 'NOPE' }] }, false)).toThrow(
+      'wsync.yaml notifications.targets.0.urlEnv: the environment variable NOPE is not set',
+    );
+    expect(() => notificationTargets({}, {}, { targets: [{ type: 'webhook' }] }, false)).toThrow(/exactly one of url, urlFile or urlEnv/);
+    expect(() => notificationTargets({ notifyWebhookSecretFile: '/x' }, {}, undefined, false)).toThrow(/no --notify-webhook/);
+    expect(() => notificationTargets({ notifySlackUrlFile: secretFile('http://slack.internal/T/B/secret-part') }, {}, undefined, false)).toThrow(
+      /^notification target "slack": refusing plain http to slack\.internal; use https/,
+    );
+    expect(() => notificationTargets({}, { WSYNC_NOTIFY_SLACK_URL: 'not a url secret-part' }, undefined, false)).toThrow('notification target "slack": not a valid URL');
+    expect(() =>
+      notificationTargets({ notifyWebhook: 'https://a.example.com' }, {}, { targets: [{ type: 'webhook', url: 'https://b.example.com' }] }, false),
+    ).toThrow(/"webhook" is configured twice/);
+  });
+});
+
+describe('run: control token and suspension', () => {
+  it('reads the token from a file or the environment, refuses a short one', () => {
+    expect(controlToken({}, {})).toBeUndefined();
+    expect(controlToken({ controlTokenFile: secretFile('0123456789abcdef-from-file') }, {})?.()).toBe('0123456789abcdef-from-file');
+    expect(controlToken({}, { WSYNC_CONTROL_TOKEN: '0123456789abcdef' })?.()).toBe('0123456789abcdef');
+    expect(() => controlToken({}, { WSYNC_CONTROL_TOKEN: 'short' })).toThrow(/too short/);
+    expect(startSuspended({}, { WSYNC_SUSPEND: '1' })).toBe(true);
+    expect(startSuspended({ suspended: true }, {})).toBe(true);
+    expect(startSuspended({}, {})).toBe(false);
+  });
+});
