@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli.js';
 import { assertBuilt, createEnv, monitorYaml, notifierYaml, type Env } from './harness.js';
-import { parsePrometheusText, sampleValue } from './prom-text.js';
 
 const CONTROL_TOKEN = 'ctl-e2e-token-6b1f0c9d2e7a';
 
@@ -18,6 +17,13 @@ afterAll(async () => {
 
 async function threshold(name: string): Promise<unknown> {
   return ((await env.state()).monitors ?? []).find((m) => m.name === name)?.threshold;
+}
+
+/** A line of the Prometheus text: this metric, with (at least) these labels, at this value. */
+function sample(name: string, labels: Record<string, string>, value: number): RegExp {
+  const escape = (t: string): string => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const has = Object.entries(labels).map(([k, v]) => `(?=[^}]*\\b${k}="${escape(v)}")`).join('');
+  return new RegExp(`^${name}${has ? `\\{${has}[^}]*\\}` : ''} ${value}$`, 'm');
 }
 
 describe('wsync ctl against wsync run', () => {
@@ -61,8 +67,8 @@ describe('wsync ctl against wsync run', () => {
     expect(ready.status).toBe(200);
     expect(await ready.text()).toMatch(/^ready \(suspended since .*: nothing is written\)/);
     expect(await (await fetch(`${url}/`)).text()).toMatch(/id="suspended">yes, since/);
-    let families = parsePrometheusText(await (await fetch(`${url}/metrics`)).text());
-    expect(sampleValue(families, 'wsync_suspended')).toBe(1);
+    let metrics = await (await fetch(`${url}/metrics`)).text();
+    expect(metrics).toMatch(sample('wsync_suspended', {}, 1));
     const status = await runCli(['ctl', 'status', '--daemon', url]);
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/^suspended\s+yes, since .*: nothing is written$/m);
@@ -73,10 +79,10 @@ describe('wsync ctl against wsync run', () => {
     expect((await ctl('resume')).code).toBe(0);
     expect(await d.waitReconcile(mark, { trigger: 'control' })).toMatchObject({ result: 'applied', updated: 1 });
     expect(await threshold('checkout-errors')).toBe(42);
-    families = parsePrometheusText(await (await fetch(`${url}/metrics`)).text());
-    expect(sampleValue(families, 'wsync_suspended')).toBe(0);
-    expect(sampleValue(families, 'wsync_reconcile_duration_seconds_count', { result: 'planned' })).toBe(2);
-    expect(sampleValue(families, 'wsync_build_info', { node: process.versions.node })).toBe(1);
+    metrics = await (await fetch(`${url}/metrics`)).text();
+    expect(metrics).toMatch(sample('wsync_suspended', {}, 0));
+    expect(metrics).toMatch(sample('wsync_reconcile_duration_seconds_count', { result: 'planned' }, 2));
+    expect(metrics).toMatch(sample('wsync_build_info', { node: process.versions.node }, 1));
     expect(JSON.stringify(d.lines)).not.toContain(CONTROL_TOKEN);
   });
 

@@ -1,9 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WebhookPost } from '../../../src/api/webhook.js';
 import { signature } from '../../../src/daemon/notify/messages.js';
 import { Notifier, type DeliveryOutcome, type NotificationTarget } from '../../../src/daemon/notify/notifier.js';
 import { Scheduler } from '../../../src/daemon/scheduler.js';
-import { FakeClock, flush } from '../fake-clock.js';
 
 interface LogEntry {
   level: string;
@@ -12,7 +11,7 @@ interface LogEntry {
 }
 
 function setup(send: (req: WebhookPost) => Promise<number>, opts: { targets?: NotificationTarget[]; queueSize?: number; rateLimit?: { burst: number; refillMs: number } } = {}) {
-  const clock = new FakeClock();
+  const clock = { advance: (ms: number) => vi.advanceTimersByTimeAsync(ms) };
   const logs: LogEntry[] = [];
   const outcomes: string[] = [];
   const log = {
@@ -25,7 +24,6 @@ function setup(send: (req: WebhookPost) => Promise<number>, opts: { targets?: No
     send,
     source: { host: 'h', dir: '/ws' },
     log,
-    clock,
     timeoutMs: 5000,
     queueSize: opts.queueSize,
     rateLimit: opts.rateLimit,
@@ -35,16 +33,24 @@ function setup(send: (req: WebhookPost) => Promise<number>, opts: { targets?: No
   return { clock, logs, outcomes, notifier };
 }
 
+// The daemon's clock is the system clock with vitest's fake timers under it: time moves only when told.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 const failed = { result: 'failed' as const, revision: null, at: '2026-01-01T00:00:00.000Z', trigger: 'retry', message: 'boom', refusals: [], drift: [], observing: false };
 
 describe('Notifier', () => {
   it('posts the event signed with HMAC-SHA256 over timestamp and body', async () => {
     const posts: WebhookPost[] = [];
-    const { notifier, outcomes, clock } = setup(async (req) => {
+    const { notifier, outcomes } = setup(async (req) => {
       posts.push(req);
       return 204;
     });
-    await clock.advance(1_700_000_000_000);
+    vi.setSystemTime(1_700_000_000_000);
     notifier.reconciled(failed);
     await notifier.idle();
     expect(posts).toHaveLength(1);
@@ -62,7 +68,6 @@ describe('Notifier', () => {
     let runs = 0;
     let n = 0;
     const scheduler = new Scheduler({
-      clock,
       debounceMs: 10,
       backoffInitialMs: 1000,
       backoffMaxMs: 1000,
@@ -73,7 +78,7 @@ describe('Notifier', () => {
       },
     });
     scheduler.request('start');
-    await flush();
+    await clock.advance(0);
     // Every reconcile ran at its retry time although no delivery has ever been answered.
     await clock.advance(3000);
     expect(runs).toBe(4);
