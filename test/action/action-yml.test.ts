@@ -2,17 +2,18 @@
 // one step, nothing installed from a registry; and the Action's own shell steps run as written
 // (bash, with the environment the runner would give them) against the emulator.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { copyExamples, DEMO_SECRETS, removeDir, startTestEmulator, type TestEmulator } from '../apply/helpers.js';
-import { packageRoot } from '../../src/util/package-root.js';
+import { useTestEmulator } from '../support/emulator.js';
+import { DEMO_SEED_FILE, ROOT } from '../support/paths.js';
+import { copyExamples, useScratch } from '../support/tree.js';
+import { DEMO_SECRETS } from '../support/workspace.js';
 
 const run = promisify(execFile);
-const root = packageRoot();
+const root = ROOT;
 const FILES = [
   'action.yml',
   '.github/workflows/ci.yml',
@@ -65,25 +66,20 @@ describe('workflow hygiene', () => {
 });
 
 describe("the Action's validate and plan steps, as written", () => {
-  let emulator: TestEmulator;
+  const emulator = useTestEmulator({ seedFile: DEMO_SEED_FILE });
+  const scratch = useScratch('wsync-action-steps-');
   let tree: string;
   let temp: string;
   let bin: string;
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
-    tree = await copyExamples();
-    temp = mkdtempSync(join(tmpdir(), 'wsync-action-steps-'));
+    tree = await copyExamples(await scratch.dir());
+    temp = await scratch.dir();
     bin = join(temp, 'wsync-bin');
     mkdirSync(bin);
     mkdirSync(join(temp, 'wsync'));
     // What the install step does: the checkout's bin/wsync.js as `wsync`.
     symlinkSync(join(root, 'bin', 'wsync.js'), join(bin, 'wsync'));
-  });
-  afterAll(async () => {
-    await emulator.close();
-    await removeDir(dirname(tree));
-    rmSync(temp, { recursive: true, force: true });
   });
 
   /** Runs a step's script with bash; returns what it wrote to $GITHUB_OUTPUT and printed. */

@@ -1,8 +1,9 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { ApiError, ConfigError } from '../../src/api/errors.js';
+import { systemClock } from '../../src/api/rate-limiter.js';
 import type { ApiClient, ConnectionConfig } from '../../src/api/types.js';
 import { startScriptServer, type Scripted, type ScriptServer } from './script-server.js';
 
@@ -13,11 +14,33 @@ let servers: ScriptServer[] = [];
 let clients: ApiClient[] = [];
 
 afterEach(async () => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
   await Promise.all(clients.map((c) => c.close()));
   await Promise.all(servers.map((s) => s.close()));
   servers = [];
   clients = [];
 });
+
+/**
+ * The client's clock, faked: Date stands still (in this process: the client's and the script
+ * server's times) unless the client sleeps, and a sleep returns at once after moving Date on. The
+ * network stays real; only waiting is skipped, so a test sees exactly how long the client waited.
+ */
+function fakeClock(start = Date.parse('2026-01-01T00:00:00.300Z'), options: { timers?: boolean } = {}): { slept: number[] } {
+  vi.useFakeTimers({ toFake: options.timers ? ['Date', 'setTimeout', 'clearTimeout'] : ['Date'], now: start });
+  const slept: number[] = [];
+  vi.spyOn(systemClock, 'sleep').mockImplementation(async (ms) => {
+    slept.push(ms);
+    vi.setSystemTime(Date.now() + Math.max(0, ms));
+  });
+  return { slept };
+}
+
+/** Lets real I/O run (setImmediate is not faked) until `condition` holds. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
 
 async function serve(script: (index: number, method: string, url: string) => Scripted | Promise<Scripted>): Promise<ScriptServer> {
   const server = await startScriptServer((req, i) => script(i, req.method, req.url));
@@ -137,33 +160,39 @@ describe('retries', () => {
   });
 
   it('honours Retry-After in seconds on 429', async () => {
+    const { slept } = fakeClock();
     const server = await serve((i) => (i === 0 ? { status: 429, headers: { 'retry-after': '1' }, body: { message: 'slow down' } } : { body: [] }));
     const c = client(server.url);
     await c.request({ method: 'GET', path: '/v2/monitors' });
     expect(server.seen).toHaveLength(2);
-    expect(server.seen[1]!.at - server.seen[0]!.at).toBeGreaterThanOrEqual(990);
+    expect(slept).toEqual([1000]);
+    expect(server.seen[1]!.at - server.seen[0]!.at).toBe(1000);
     expect(c.stats.rateLimited).toBe(1);
   });
 
   it('honours Retry-After as an HTTP date on 429', async () => {
-    // HTTP dates have whole seconds: pick a whole second at least 200 ms away.
-    const notBefore = Math.ceil((Date.now() + 200) / 1000) * 1000;
+    const { slept } = fakeClock(Date.parse('2026-01-01T00:00:00.300Z'));
+    // HTTP dates have whole seconds: 1.7 s from now.
+    const notBefore = Date.parse('2026-01-01T00:00:02.000Z');
     const server = await serve((i) =>
       i === 0 ? { status: 429, headers: { 'retry-after': new Date(notBefore).toUTCString() } } : { body: [] },
     );
     await client(server.url).request({ method: 'GET', path: '/v2/monitors' });
-    expect(server.seen[1]!.at).toBeGreaterThanOrEqual(notBefore - 5);
+    expect(slept).toEqual([1700]);
+    expect(server.seen[1]!.at).toBe(notBefore);
   });
 
   it('honours X-RateLimit-Reset on 429 without Retry-After', async () => {
-    const reset = Math.floor(Date.now() / 1000) + 1;
+    const { slept } = fakeClock(Date.parse('2026-01-01T00:00:00.300Z'));
+    const reset = Date.parse('2026-01-01T00:00:01.000Z') / 1000;
     const server = await serve((i) =>
       i === 0
         ? { status: 429, headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) } }
         : { body: [] },
     );
     await client(server.url).request({ method: 'GET', path: '/v2/monitors' });
-    expect(server.seen[1]!.at).toBeGreaterThanOrEqual(reset * 1000 - 5);
+    expect(slept).toEqual([700]);
+    expect(server.seen[1]!.at).toBe(reset * 1000);
   });
 
   it('retries a POST answered 429: the server refused it unprocessed', async () => {
@@ -184,8 +213,13 @@ describe('retries', () => {
   });
 
   it('never retries a POST that timed out', async () => {
+    // Timers are fake too: the server's delay and the client's timeout fire only when told to.
+    fakeClock(undefined, { timers: true });
     const server = await serve(() => ({ body: { id: 'late' }, delayMs: 300 }));
-    const err = await failure(client(server.url, { timeoutMs: 50 }).request({ method: 'POST', path: '/v2/notifiers', body: {} }));
+    const pending = failure(client(server.url, { timeoutMs: 50 }).request({ method: 'POST', path: '/v2/notifiers', body: {} }));
+    await until(() => server.seen.length === 1);
+    await vi.advanceTimersByTimeAsync(50);
+    const err = await pending;
     expect(err).toMatchObject({ noAnswer: true, code: 'ETIMEDOUT', attempts: 1 });
     expect(server.seen).toHaveLength(1);
   });
@@ -198,10 +232,17 @@ describe('retries', () => {
   });
 
   it('retries a GET that timed out, within the per-attempt timeout', async () => {
+    fakeClock(undefined, { timers: true });
     const server = await serve((i) => (i === 0 ? { body: [], delayMs: 400 } : { body: [{ id: 'a' }] }));
     const c = client(server.url, { timeoutMs: 100 });
-    const res = await c.request({ method: 'GET', path: '/v2/monitors' });
+    const pending = c.request({ method: 'GET', path: '/v2/monitors' });
+    await until(() => server.seen.length === 1);
+    // The first answer would come at 400 ms: the attempt is given up at 100 ms and sent again.
+    await vi.advanceTimersByTimeAsync(100);
+    const res = await pending;
     expect(res.body).toEqual([{ id: 'a' }]);
+    expect(server.seen[1]!.at - server.seen[0]!.at).toBeGreaterThanOrEqual(100);
+    expect(server.seen[1]!.at - server.seen[0]!.at).toBeLessThan(400);
     expect(c.stats.byMethodStatus).toEqual({ 'GET 0': 1, 'GET 200': 1 });
   });
 
@@ -221,11 +262,12 @@ describe('retries', () => {
   });
 
   it('gives up at once when the wait would exceed the retry budget', async () => {
+    const { slept } = fakeClock();
     const server = await serve(() => ({ status: 429, headers: { 'retry-after': '30' } }));
-    const started = Date.now();
     const err = await failure(client(server.url, { retryBudgetMs: 1000 }).request({ method: 'GET', path: '/v2/users' }));
     expect(err).toMatchObject({ status: 429, attempts: 1 });
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(slept).toEqual([]);
+    expect(server.seen).toHaveLength(1);
   });
 
   it('does not retry other 4xx', async () => {

@@ -1,11 +1,10 @@
 // The client against the real emulator over 127.0.0.1: pacing at the server's limit, and what
 // happens to writes whose answer is lost.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import type { ApiClient } from '../../src/api/types.js';
 import { listKind } from '../../src/live/index.js';
-import { ADMIN_TOKEN, startTestEmulator, type LoggedRequest, type TestEmulator } from './emulator-helper.js';
+import { apiClientFor, startTestEmulator, type LoggedRequest, type TestEmulator } from '../support/emulator.js';
 
 let emulator: TestEmulator | undefined;
 let client: ApiClient | undefined;
@@ -30,8 +29,7 @@ describe('client against the emulator', () => {
     const rate = 25;
     const total = 60;
     emulator = await startTestEmulator({ rateLimit: rate });
-    const c = (client = createApiClient({ url: emulator.url, token: () => ADMIN_TOKEN }));
-    const started = Date.now();
+    const c = (client = apiClientFor(emulator));
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < total) {
@@ -40,22 +38,21 @@ describe('client against the emulator', () => {
       }
     };
     await Promise.all([worker(), worker(), worker(), worker()]);
-    const elapsed = Date.now() - started;
 
     const log = await emulator.requests();
     expect(log).toHaveLength(total);
     expect(log.filter((r) => r.status === 429)).toHaveLength(0);
     expect(c.stats).toMatchObject({ requests: total, retries: 0, rateLimited: 0 });
     for (const count of perSecond(log)) expect(count).toBeLessThanOrEqual(rate);
-    // 60 requests at 25 a second touch at least three windows, so more than one second; pacing adds little.
-    expect(elapsed).toBeGreaterThan(1000);
-    expect(elapsed).toBeLessThan((total / rate) * 1000 + 800);
+    // 60 requests at 25 a second fill at least three windows. That pacing adds little to the
+    // (total / rate) seconds is a speed claim: bench/client.mjs measures it.
+    expect(perSecond(log).length).toBeGreaterThanOrEqual(3);
     expect(await listKind(c, 'Notifier')).toHaveLength(total);
   });
 
   it('does not retry a POST whose answer was lost; re-listing finds the object', async () => {
     emulator = await startTestEmulator();
-    client = createApiClient({ url: emulator.url, token: () => ADMIN_TOKEN, retryBaseMs: 1 });
+    client = apiClientFor(emulator);
     await emulator.faults({ dropAfterWriteRate: 1 });
     const err = await client.request({ method: 'POST', path: '/v2/notifiers', body: notifier('lost-answer') }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
@@ -68,7 +65,7 @@ describe('client against the emulator', () => {
 
   it('retries a PUT whose answer was lost; a lost DELETE answers 404 on retry', async () => {
     emulator = await startTestEmulator();
-    client = createApiClient({ url: emulator.url, token: () => ADMIN_TOKEN, retryBaseMs: 1, retryCapMs: 5 });
+    client = apiClientFor(emulator, { retryCapMs: 5 });
     const created = await client.request<{ id: string }>({ method: 'POST', path: '/v2/notifiers', body: notifier('n') });
     const path = `/v2/notifiers/${created.body.id}`;
     await emulator.faults({ dropAfterWriteRate: 1 });
@@ -89,7 +86,7 @@ describe('client against the emulator', () => {
   it('keeps the token out of the error for a refused token', async () => {
     emulator = await startTestEmulator();
     const wrong = 'wrong-token-that-must-not-leak';
-    client = createApiClient({ url: emulator.url, token: () => wrong });
+    client = apiClientFor(emulator, { token: () => wrong });
     const err = await client.request({ method: 'GET', path: '/v2/monitors' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(401);

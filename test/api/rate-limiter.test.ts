@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimiter, type LimiterClock } from '../../src/api/rate-limiter.js';
+import { flush } from '../support/fake-clock.js';
 
 /** A clock whose sleep moves time forward at once, so pacing is checked without waiting. */
 class FakeClock implements LimiterClock {
@@ -43,27 +44,41 @@ function perWindow(times: number[]): Map<number, number> {
   return counts;
 }
 
+/** An acquire that the test proves is still waiting; `granted` resolves when it is let through. */
+async function blockedAcquire(limiter: RateLimiter): Promise<{ granted: Promise<void> }> {
+  let done = false;
+  const granted = limiter.acquire().then(() => {
+    done = true;
+  });
+  await flush();
+  expect(done).toBe(false);
+  return { granted };
+}
+
 describe('RateLimiter', () => {
   it('lets one request through until the first answer shows the limit', async () => {
     const clock = new FakeClock(START);
     const limiter = new RateLimiter(clock);
     await limiter.acquire();
-    let second = false;
-    const pending = limiter.acquire().then(() => (second = true));
-    await new Promise((r) => setTimeout(r, 10));
-    expect(second).toBe(false);
+    const second = await blockedAcquire(limiter);
     observeAnswer(limiter, clock.now(), 10, 1);
-    await pending;
-    expect(second).toBe(true);
+    await second.granted;
     expect(limiter.knownLimit).toBe(10);
   });
 
   it('lets the next request probe when the first got no answer', async () => {
-    const limiter = new RateLimiter(new FakeClock(START));
+    const clock = new FakeClock(START);
+    const limiter = new RateLimiter(clock);
     await limiter.acquire();
-    const pending = limiter.acquire();
+    const second = await blockedAcquire(limiter);
     limiter.noAnswer();
-    await pending;
+    await second.granted;
+    // It probes alone: a third waits for the second's answer; nothing was learned or waited for.
+    const third = await blockedAcquire(limiter);
+    expect(limiter.knownLimit).toBeUndefined();
+    observeAnswer(limiter, clock.now(), 10, 2);
+    await third.granted;
+    expect(clock.now()).toBe(START);
   });
 
   it('never lets more than the limit into one server window, and spreads them over the second', async () => {

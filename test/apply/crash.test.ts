@@ -6,21 +6,13 @@ import { readFile, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  collect,
-  duplicates,
-  liveObjects,
-  readInventory,
-  removeDir,
-  resource,
-  runCli,
-  sleep,
-  spawnCli,
-  startTestEmulator,
-  tempDir,
-  writeTree,
-  type TestEmulator,
-} from './helpers.js';
+import { runCli, spawnCli } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { removeDir, tempDir, writeTree } from '../support/tree.js';
+import { DEMO_SEED_FILE } from '../support/paths.js';
+import { duplicates, liveObjects, readInventory } from '../support/workspace.js';
+import { waitUntil } from '../support/wait.js';
+import { resource } from '../support/yaml.js';
 
 const NOTIFIERS = Array.from({ length: 8 }, (_, i) => `crash-notifier-${i}`);
 const MONITORS = Array.from({ length: 8 }, (_, i) => `crash-monitor-${i}`);
@@ -60,22 +52,23 @@ afterEach(async () => {
 async function killMidway(emu: TestEmulator, args: string[], writes: number): Promise<void> {
   await emu.faults({ latencyMs: [40, 60] });
   await emu.clearRequests();
-  const child = spawnCli(args, emu.env);
-  const done = collect(child);
-  const deadline = Date.now() + 30_000;
-  while ((await emu.writes()).length < writes) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`apply ended before ${writes} writes: ${JSON.stringify(await done)}`);
-    await sleep(10);
-  }
-  child.kill('SIGKILL');
-  const result = await done;
+  const apply = spawnCli(args, { env: emu.env });
+  await waitUntil(
+    async () => {
+      if (apply.child.exitCode !== null) throw new Error(`apply ended before ${writes} writes: ${JSON.stringify(await apply.done)}`);
+      return (await emu.writes()).length >= writes;
+    },
+    { timeoutMs: 30_000, intervalMs: 10, what: `${writes} writes` },
+  );
+  apply.child.kill('SIGKILL');
+  const result = await apply.done;
   expect(result.signal).toBe('SIGKILL');
   await emu.faults({ latencyMs: null });
 }
 
 describe('apply killed mid-way', () => {
   it('converges on the next run: stale lock taken over, no duplicates, inventory consistent', async () => {
-    emulator = await startTestEmulator();
+    emulator = await startTestEmulator({ seedFile: DEMO_SEED_FILE });
     scratch = await tempDir('wsync-crash-');
     const dir = join(scratch, 'tree');
     const stateDir = join(scratch, 'state');
@@ -91,7 +84,7 @@ describe('apply killed mid-way', () => {
     await killMidway(emulator, args, 6);
 
     await emulator.clearRequests();
-    const recovered = await runCli(args, emulator.env);
+    const recovered = await runCli(args, { env: emulator.env });
     expect(recovered.code, recovered.stdout + recovered.stderr).toBe(0);
     expect(recovered.stderr).toContain('took over the lock of pid');
     await expect(stat(join(stateDir, 'lock'))).rejects.toThrow(/ENOENT/);
@@ -109,13 +102,13 @@ describe('apply killed mid-way', () => {
     expect((await readFile(join(stateDir, 'tokens', 'crash-token'), 'utf8')).trim()).toBe(token?.token);
 
     await emulator.clearRequests();
-    const again = await runCli(args, emulator.env);
+    const again = await runCli(args, { env: emulator.env });
     expect(again.code).toBe(0);
     expect(await emulator.writes()).toEqual([]);
   });
 
   it('adopts what a dead apply created but had not recorded yet (the window between a write and its record)', async () => {
-    emulator = await startTestEmulator();
+    emulator = await startTestEmulator({ seedFile: DEMO_SEED_FILE });
     scratch = await tempDir('wsync-crash-');
     const dir = join(scratch, 'tree');
     const stateDir = join(scratch, 'state');
@@ -128,7 +121,7 @@ describe('apply killed mid-way', () => {
       lock: JSON.stringify({ pid: await deadPid(), hostname: hostname(), startedAt: '2026-01-01T00:00:00.000Z' }),
     });
 
-    const result = await runCli(['apply', dir, '--state-dir', stateDir], emulator.env);
+    const result = await runCli(['apply', dir, '--state-dir', stateDir], { env: emulator.env });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`Notifier/${NOTIFIERS[0]}: adopted ${String(orphan?.id)}`);
     expect(result.stdout).toContain(`Apply complete: ${NOTIFIERS.length - 1 + MONITORS.length + 1} created, 0 updated, 0 deleted, 1 adopted`);

@@ -2,16 +2,8 @@
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  DEMO_SECRETS,
-  examplesWorkspace,
-  idOf,
-  liveObjects,
-  named,
-  readInventory,
-  resource,
-  type Workspace,
-} from './helpers.js';
+import { DEMO_SECRETS, examplesWorkspace, idOf, liveObjects, named, readInventory, type Workspace } from '../support/workspace.js';
+import { resource } from '../support/yaml.js';
 
 const ORG = resource('Org', 'platform-team', {});
 // Fields come from ingest: the seeded dataset has this one, so it is adopted and its settings written.

@@ -3,7 +3,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/types.js';
 import { applyPlan, ApplyRefusedError, type ApplyEvent } from '../../src/apply/index.js';
 import { DEFAULT_POLICY, type Desired, type DesiredResource, type JsonObject, type KindName, type LiveState, type Plan } from '../../src/core/types.js';
@@ -11,7 +10,10 @@ import { KINDS } from '../../src/kinds/index.js';
 import { liveScope, readLive } from '../../src/live/index.js';
 import { planChanges } from '../../src/plan/index.js';
 import { openState, type StateHandle } from '../../src/state/index.js';
-import { named, readInventory, removeDir, startTestEmulator, tempDir, TOKEN, type TestEmulator } from './helpers.js';
+import { apiClientFor, startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { removeDir, tempDir } from '../support/tree.js';
+import { DEMO_SEED_FILE } from '../support/paths.js';
+import { named, readInventory } from '../support/workspace.js';
 
 let emulator: TestEmulator;
 let client: ApiClient;
@@ -19,8 +21,8 @@ let dir: string;
 let state: StateHandle;
 
 beforeEach(async () => {
-  emulator = await startTestEmulator();
-  client = createApiClient({ url: emulator.url, token: () => TOKEN, retryBaseMs: 5 });
+  emulator = await startTestEmulator({ seedFile: DEMO_SEED_FILE });
+  client = apiClientFor(emulator, { retryBaseMs: 5 });
   dir = await tempDir('wsync-engine-');
   state = await openState(join(dir, 'state'), { lock: true });
 });
@@ -190,7 +192,7 @@ describe('applyPlan', () => {
     const plan = planChanges(next, live, state.inventory, { ...DEFAULT_POLICY, prune: true, maxDeleteRatio: 1 });
     expect(plan.changes.find((c) => c.action === 'delete')?.id).toBe(goneId);
     // Someone deletes it by hand between plan and apply.
-    await fetch(`${emulator.url}/v2/notifiers/${goneId}`, { method: 'DELETE', headers: { authorization: `Bearer ${TOKEN}` } });
+    await emulator.call('DELETE', `/v2/notifiers/${goneId}`);
     const events: ApplyEvent[] = [];
     const result = await applyPlan({ plan, desired: next, live, client, state, concurrency: 2, onChange: (e) => events.push(e) });
     expect(result.deleted).toBe(1);

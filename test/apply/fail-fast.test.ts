@@ -3,7 +3,6 @@
 // never says a refused POST "may or may not have been applied".
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
 import { FAIL_FAST_AFTER } from '../../src/api/reachability.js';
 import { applyPlan, type ApplyEvent } from '../../src/apply/index.js';
 import { DEFAULT_POLICY, type Desired, type DesiredResource } from '../../src/core/types.js';
@@ -11,7 +10,8 @@ import { KINDS } from '../../src/kinds/index.js';
 import { liveScope, readLive } from '../../src/live/index.js';
 import { planChanges } from '../../src/plan/index.js';
 import { openState } from '../../src/state/index.js';
-import { removeDir, startTestEmulator, tempDir, TOKEN } from './helpers.js';
+import { apiClientFor, startTestEmulator } from '../support/emulator.js';
+import { removeDir, tempDir } from '../support/tree.js';
 
 function notifiers(count: number): Desired {
   const resources = Array.from({ length: count }, (_, i): DesiredResource => {
@@ -25,7 +25,7 @@ describe('apply when the server goes away', () => {
   it('stops starting writes after a run of refused connections and reports what it did not attempt', async () => {
     const emulator = await startTestEmulator();
     const dir = await tempDir('wsync-fail-fast-');
-    const client = createApiClient({ url: emulator.url, token: () => TOKEN, retryBaseMs: 1, retryCapMs: 5 });
+    const client = apiClientFor(emulator, { retryCapMs: 5 });
     const state = await openState(join(dir, 'state'), { lock: true });
     try {
       const desired = notifiers(12);

@@ -1,8 +1,6 @@
 // A kind replaced rather than updated, without a secret in the answer (today only API tokens are
 // replaced, and they carry one): the replacement's answer is the new object, recorded as owned
 // under its new id. The registry is given such a kind here.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
@@ -11,6 +9,7 @@ import type { Change, Plan } from '../../src/core/types.js';
 import { openState } from '../../src/state/index.js';
 import { startScriptServer, type ScriptServer } from '../api/script-server.js';
 import { desiredOf, liveOf, obj, resource } from '../plan/builders.js';
+import { removeDir, tempDir } from '../support/tree.js';
 
 vi.mock('../../src/kinds/index.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../src/kinds/index.js')>();
@@ -26,14 +25,14 @@ let server: ScriptServer | undefined;
 let dir: string | undefined;
 afterEach(async () => {
   await server?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  if (dir) await removeDir(dir);
 });
 
 describe('replace without an issued secret', () => {
   it('posts the replacement and owns the new object under its new id', async () => {
     server = await startScriptServer(() => ({ body: { id: 'vfld_2', name: 'dur', dataset: 'http', expression: 'd / 1e3' } }));
     const client = createApiClient({ url: server.url, token: () => 'test-token', maxRetries: 0 });
-    dir = await mkdtemp(join(tmpdir(), 'wsync-replace-'));
+    dir = await tempDir('wsync-replace-');
     const state = await openState(join(dir, 'state'), { lock: true });
     const declared = resource('VirtualField', 'dur', { dataset: 'http', expression: 'd / 1e3' });
     const live = liveOf([obj('VirtualField', { id: 'vfld_1', name: 'dur', dataset: 'http', expression: 'd / 1000' })]);

@@ -3,18 +3,12 @@ import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openState } from '../../src/state/index.js';
-import {
-  examplesWorkspace,
-  liveObjects,
-  removeDir,
-  resource,
-  runCli,
-  startTestEmulator,
-  tempDir,
-  writeTree,
-  type TestEmulator,
-  type Workspace,
-} from './helpers.js';
+import { runCli } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { removeDir, tempDir, writeTree } from '../support/tree.js';
+import { DEMO_SEED_FILE } from '../support/paths.js';
+import { examplesWorkspace, liveObjects, type Workspace } from '../support/workspace.js';
+import { resource } from '../support/yaml.js';
 
 let workspace: Workspace | undefined;
 let emulator: TestEmulator | undefined;
@@ -62,39 +56,39 @@ describe('apply safety', () => {
   });
 
   it('refuses to prune an emptied directory that has owned objects, unless --allow-empty', async () => {
-    emulator = await startTestEmulator();
+    emulator = await startTestEmulator({ seedFile: DEMO_SEED_FILE });
     scratch = await tempDir();
     const dir = join(scratch, 'tree');
     await writeTree(dir, { 'a.yaml': notifier('alpha'), 'b.yaml': notifier('beta') });
     const env = emulator.env;
-    expect((await runCli(['apply', dir], env)).code).toBe(0);
+    expect((await runCli(['apply', dir], { env: env })).code).toBe(0);
     await rm(join(dir, 'a.yaml'));
     await rm(join(dir, 'b.yaml'));
     expect(await readdir(dir)).toEqual(['.wsync']);
     await emulator.clearRequests();
 
-    const refused = await runCli(['apply', dir, '--prune'], env);
+    const refused = await runCli(['apply', dir, '--prune'], { env: env });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('--allow-empty');
     expect(await emulator.writes()).toEqual([]);
 
-    const allowed = await runCli(['apply', dir, '--prune', '--allow-empty', '--force-deletes'], env);
+    const allowed = await runCli(['apply', dir, '--prune', '--allow-empty', '--force-deletes'], { env: env });
     expect(allowed.code).toBe(0);
     expect((await emulator.writes()).map((w) => w.method)).toEqual(['DELETE', 'DELETE']);
   });
 
   it('refuses a plan over the delete budget as a whole, and lets it through with --force-deletes', async () => {
-    emulator = await startTestEmulator();
+    emulator = await startTestEmulator({ seedFile: DEMO_SEED_FILE });
     scratch = await tempDir();
     const dir = join(scratch, 'tree');
     const names = Array.from({ length: 14 }, (_, i) => `n${String(i).padStart(2, '0')}`);
     await writeTree(dir, Object.fromEntries(names.map((n) => [`${n}.yaml`, notifier(n)])));
     const env = emulator.env;
-    expect((await runCli(['apply', dir], env)).code).toBe(0);
+    expect((await runCli(['apply', dir], { env: env })).code).toBe(0);
     for (const n of names.slice(0, 12)) await rm(join(dir, `${n}.yaml`));
     await emulator.clearRequests();
 
-    const refused = await runCli(['apply', dir, '--prune'], env);
+    const refused = await runCli(['apply', dir, '--prune'], { env: env });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('--max-deletes 10');
     expect(refused.stderr).toContain('--force-deletes');
@@ -102,13 +96,13 @@ describe('apply safety', () => {
 
     // The ratio alone refuses too: 2 of 14 is within --max-deletes but over a ratio of 0.1.
     await writeTree(dir, Object.fromEntries(names.slice(0, 10).map((n) => [`${n}.yaml`, notifier(n)])));
-    const ratio = await runCli(['apply', dir, '--prune', '--max-delete-ratio', '0.1'], env);
+    const ratio = await runCli(['apply', dir, '--prune', '--max-delete-ratio', '0.1'], { env: env });
     expect(ratio.code).toBe(1);
     expect(ratio.stderr).toContain('--max-delete-ratio 0.1');
     expect(await emulator.writes()).toEqual([]);
 
     for (const n of names.slice(0, 10)) await rm(join(dir, `${n}.yaml`));
-    const forced = await runCli(['apply', dir, '--prune', '--force-deletes'], env);
+    const forced = await runCli(['apply', dir, '--prune', '--force-deletes'], { env: env });
     expect(forced.code).toBe(0);
     expect(forced.stdout).toContain('12 deleted');
     expect((await emulator.writes()).filter((w) => w.method === 'DELETE')).toHaveLength(12);

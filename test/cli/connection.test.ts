@@ -1,10 +1,10 @@
 import { Command } from 'commander';
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/api/errors.js';
 import { addConnectionOptions, resolveConnection } from '../../src/cli/connection.js';
+import { useScratch } from '../support/tree.js';
 
 const URL = 'https://api.axiom.co';
 
@@ -67,11 +67,11 @@ describe('resolveConnection', () => {
 });
 
 describe('token file', () => {
+  const scratch = useScratch('wsync-token-');
   let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'wsync-token-'));
+  beforeEach(async () => {
+    dir = await scratch.dir();
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('reads the token trimmed and again when the file changes', () => {
     const file = join(dir, 'token');

@@ -1,18 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/api/errors.js';
 import { resolveSettings } from '../../src/cli/settings.js';
+import { useScratch } from '../support/tree.js';
 
-const dirs: string[] = [];
-function dirWith(config?: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'wsync-settings-'));
-  dirs.push(dir);
-  if (config !== undefined) writeFileSync(join(dir, 'wsync.yaml'), config);
-  return dir;
-}
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+const scratch = useScratch('wsync-settings-');
+const dirWith = (config?: string): string => scratch.tree(config === undefined ? {} : { 'wsync.yaml': config });
 
 describe('settings: flags, then environment, then wsync.yaml', () => {
   it('takes the file when nothing else says', () => {

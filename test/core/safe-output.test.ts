@@ -1,8 +1,6 @@
 // Every category of unsafe text (controls, bidi, zero-width, overlong) through every output a
 // person reads: diagnostics, validate, the three plan forms, apply's progress lines, the daemon's
 // status page and log lines, and export's warnings (its printing) and the pull-request report.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatApplyEvent } from '../../src/apply/format.js';
@@ -11,13 +9,16 @@ import type { Diagnostic, Plan } from '../../src/core/types.js';
 import { prettyMessage } from '../../src/daemon/logger.js';
 import { renderStatusPage } from '../../src/daemon/status-page.js';
 import { DaemonStatus } from '../../src/daemon/status.js';
-import { startEmulator } from '../../src/emulator/index.js';
 import { renderMarkdown, renderText } from '../../src/render/index.js';
 import { COMMENT_LIMIT, reportMarkdown, type PullRequestReport } from '../../src/render/pr-comment.js';
 import { desiredFromTexts } from '../../src/source/index.js';
 import { renderValidation } from '../../src/cli/commands/validate/report.js';
-import { runCli } from '../cli/run-cli.js';
 import { desiredOf, inventoryOf, liveOf, owns, plan, policyOf, resource, wire } from '../plan/builders.js';
+import { runCli } from '../support/cli.js';
+import { startTestEmulator } from '../support/emulator.js';
+import { useScratch } from '../support/tree.js';
+
+const scratch = useScratch('wsync-safe-export-');
 
 const LONG = 'L'.repeat(5000);
 
@@ -99,25 +100,18 @@ describe.each(CATEGORIES)('%s', (_, value) => {
 
 describe("export's warnings", () => {
   it('are printed escaped, whatever the live names hold', async () => {
-    const token = 'safe-output-admin-token';
-    const emulator = await startEmulator({ port: 0, token });
-    const out = mkdtempSync(join(tmpdir(), 'wsync-safe-export-'));
+    const emulator = await startTestEmulator();
+    const out = await scratch.dir();
     try {
       // Two notifiers per hostile name: the duplicate warning quotes the name.
       const notifiers = CATEGORIES.flatMap(([, value], i) => [0, 1].map((n) => ({ id: `notify_${i}_${n}`, name: value, properties: { email: { emails: ['a@example.com'] } } })));
-      const seeded = await fetch(`${emulator.url}/_emulator/seed`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ notifiers }),
-      });
-      expect(seeded.status).toBeLessThan(300);
-      const result = await runCli(['export', join(out, 'tree'), '--kinds', 'Notifier'], { WSYNC_URL: emulator.url, WSYNC_TOKEN: token });
+      await emulator.seed({ notifiers });
+      const result = await runCli(['export', join(out, 'tree'), '--kinds', 'Notifier'], { env: emulator.env });
       expect(result.code).toBe(0);
       expect(result.stderr).toContain('warning: Notifier');
       expectSafe(result.stderr);
       expectSafe(result.stdout);
     } finally {
-      rmSync(out, { recursive: true, force: true });
       await emulator.close();
     }
   });

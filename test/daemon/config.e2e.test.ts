@@ -1,16 +1,11 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, createEnv, monitorYaml, TOKEN, type Env } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { useDaemonSuite } from '../support/daemon.js';
+import { TEST_TOKEN } from '../support/emulator.js';
+import { monitorYaml } from '../support/yaml.js';
 
-let env: Env;
-beforeAll(async () => {
-  assertBuilt();
-  env = await createEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useDaemonSuite();
 
 const ALL = ['create', 'read', 'update', 'delete'];
 const caps = { notifiers: ALL, monitors: ALL };
@@ -37,14 +32,13 @@ async function replaceFile(path: string, text: string): Promise<void> {
 
 describe('configuration', () => {
   it('re-reads a rotated --token-file without a restart, reloads on SIGHUP, and never logs a secret', async () => {
-    const seeded = await env.api('POST', '/_emulator/seed', {
+    await env.emulator.seed({
       tokens: [
         { name: 'rotation-a', orgCapabilities: caps, token: SECRET_A },
         { name: 'rotation-b', orgCapabilities: caps, token: SECRET_B },
       ],
     });
-    expect(seeded.status).toBeLessThan(300);
-    const tokens = (await env.api<{ id: string; name: string }[]>('GET', '/v2/tokens')).body;
+    const tokens = await env.emulator.ok<{ id: string; name: string }[]>('GET', '/v2/tokens');
     const tokenA = tokens.find((t) => t.name === 'rotation-a');
     expect(tokenA).toBeDefined();
 
@@ -61,11 +55,10 @@ describe('configuration', () => {
       WSYNC_TOKEN: '',
       ROTATION_SLACK_URL: SLACK_URL,
     });
-    const url = await d.url();
-    await d.waitReconcile(0, { trigger: 'start', result: 'applied' });
+    const { url } = await d.ready({ result: 'applied' });
 
     // Token A is revoked: the next reconcile fails (and says why, without the token).
-    expect((await env.api('DELETE', `/v2/tokens/${tokenA?.id ?? ''}`)).status).toBe(204);
+    expect((await env.emulator.call('DELETE', `/v2/tokens/${tokenA?.id ?? ''}`)).status).toBe(204);
     let mark = d.mark;
     await writeFile(join(dir, 'm.yaml'), monitorYaml('rotation-monitor', 2, 'rotation-slack'));
     const failed = await d.waitReconcile(mark, { trigger: 'change' });
@@ -78,7 +71,7 @@ describe('configuration', () => {
     await replaceFile(tokenFile, `${SECRET_B}\n`);
     const recovered = await d.waitReconcile(mark, { result: 'applied' });
     expect(recovered.updated).toBe(1);
-    const monitors = (await env.state()).monitors ?? [];
+    const monitors = (await env.emulator.state()).monitors ?? [];
     expect(monitors.find((m) => m.name === 'rotation-monitor')?.threshold).toBe(2);
 
     // SIGHUP: configuration re-read, then a reconcile.
@@ -90,9 +83,9 @@ describe('configuration', () => {
     // Nothing printed or served carries a secret: the bearer tokens, the admin token, the Slack URL.
     const page = await (await fetch(`${url}/`)).text();
     const metrics = await (await fetch(`${url}/metrics`)).text();
-    expect((await d.signal('SIGTERM')).code).toBe(0);
-    const everything = [d.lines.map((l) => JSON.stringify(l)).join('\n'), d.stderr.join(''), page, metrics].join('\n');
-    for (const secret of [SECRET_A, SECRET_B, TOKEN, SLACK_URL, 'very-secret-webhook-path']) {
+    expect(await d.signal('SIGTERM')).toBe(0);
+    const everything = [d.lines.map((l) => JSON.stringify(l)).join('\n'), d.stderr, page, metrics].join('\n');
+    for (const secret of [SECRET_A, SECRET_B, TEST_TOKEN, SLACK_URL, 'very-secret-webhook-path']) {
       expect(everything.includes(secret), secret).toBe(false);
     }
   });
@@ -100,9 +93,9 @@ describe('configuration', () => {
   it('refuses bad flags with a clear message before it starts', async () => {
     const bad = env.start([env.tmp, '--resync', 'every minute']);
     expect(await bad.waitExit()).toBe(1);
-    expect(bad.stderr.join('')).toMatch(/--resync: "every minute" is not a cron expression/);
+    expect(bad.stderr).toMatch(/--resync: "every minute" is not a cron expression/);
     const noUrl = env.start([env.tmp], { WSYNC_URL: '' });
     expect(await noUrl.waitExit()).toBe(1);
-    expect(noUrl.stderr.join('')).toMatch(/no API URL/);
+    expect(noUrl.stderr).toMatch(/no API URL/);
   });
 });

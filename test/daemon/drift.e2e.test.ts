@@ -1,22 +1,17 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, createEnv, monitorYaml, notifierYaml, sleep, type Env } from './harness.js';
-import { parsePrometheusText, sampleValue } from './prom-text.js';
+import { describe, expect, it } from 'vitest';
+import { useDaemonSuite } from '../support/daemon.js';
+import { sampleValue, scrapeMetrics } from '../support/prometheus.js';
+import { monitorYaml, notifierYaml } from '../support/yaml.js';
+import { quietPeriod } from '../support/wait.js';
 
-let env: Env;
-beforeAll(async () => {
-  assertBuilt();
-  env = await createEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useDaemonSuite();
 
 type Monitor = Record<string, unknown> & { id: string; name: string; threshold: number };
 
 async function monitor(name: string): Promise<Monitor> {
-  const list = (await env.api<Monitor[]>('GET', '/v2/monitors')).body;
+  const list = await env.emulator.ok<Monitor[]>('GET', '/v2/monitors');
   const found = list.find((m) => m.name === name);
   if (!found) throw new Error(`no monitor ${name}`);
   return found;
@@ -26,7 +21,7 @@ async function monitor(name: string): Promise<Monitor> {
 async function editByHand(name: string, value: number): Promise<void> {
   const m = await monitor(name);
   const { id, createdAt: _c, createdBy: _b, updatedAt: _u, ...body } = m;
-  const res = await env.api('PUT', `/v2/monitors/${id}`, { ...body, threshold: value });
+  const res = await env.emulator.call('PUT', `/v2/monitors/${id}`, { body: { ...body, threshold: value } });
   expect(res.status).toBe(200);
   expect((await monitor(name)).threshold).toBe(value);
 }
@@ -39,8 +34,7 @@ describe('drift', () => {
     await writeFile(join(dir, 'm.yaml'), monitorYaml('drift-enforced', 25, 'drift-email'));
     // Every second, so the test does not wait for */5 minutes.
     const d = env.start([dir, '--resync', '* * * * * *']);
-    await d.url();
-    await d.waitReconcile(0, { trigger: 'start', result: 'applied' });
+    await d.ready({ result: 'applied' });
     expect((await monitor('drift-enforced')).threshold).toBe(25);
 
     const mark = d.mark;
@@ -52,7 +46,7 @@ describe('drift', () => {
     expect(fixed).toMatchObject({ result: 'applied', drift: 1, pending_drift: 0 });
     expect((await monitor('drift-enforced')).threshold).toBe(25);
     expect(d.lines.slice(mark).some((l) => l.msg === 'change' && l.key === 'drift-enforced' && l.action === 'update')).toBe(true);
-    expect((await d.signal('SIGTERM')).code).toBe(0);
+    expect(await d.signal('SIGTERM')).toBe(0);
   });
 
   it('observe mode reports drift on the status page and in metrics, and never writes', async () => {
@@ -63,14 +57,13 @@ describe('drift', () => {
     // Converge once with enforce, then watch in observe mode.
     const enforcer = env.start([dir, '--resync', 'off']);
     await enforcer.waitReconcile(0, { trigger: 'start', result: 'applied' });
-    expect((await enforcer.signal('SIGTERM')).code).toBe(0);
+    expect(await enforcer.signal('SIGTERM')).toBe(0);
 
     const d = env.start([dir, '--resync', '* * * * * *', '--mode', 'observe']);
-    const url = await d.url();
-    await d.waitReconcile(0, { trigger: 'start', result: 'planned' });
-    const writesBefore = (await env.writes()).length;
+    const { url } = await d.ready({ result: 'planned' });
+    const writesBefore = (await env.emulator.writes()).length;
     await editByHand('drift-observed', 1);
-    const writesAfterEdit = (await env.writes()).length;
+    const writesAfterEdit = (await env.emulator.writes()).length;
     expect(writesAfterEdit).toBe(writesBefore + 1);
 
     const mark = d.mark;
@@ -79,17 +72,17 @@ describe('drift', () => {
       what: 'a resync that reports the drift',
     });
     expect(seen).toMatchObject({ result: 'planned', updated: 0, pending_drift: 1 });
-    await sleep(1200);
-    expect((await env.writes()).length).toBe(writesAfterEdit);
+    await quietPeriod(1200);
+    expect((await env.emulator.writes()).length).toBe(writesAfterEdit);
     expect((await monitor('drift-observed')).threshold).toBe(1);
 
-    const families = parsePrometheusText(await (await fetch(`${url}/metrics`)).text());
+    const families = await scrapeMetrics(url);
     expect(sampleValue(families, 'wsync_drift_objects', { kind: 'Monitor' })).toBe(1);
     expect(sampleValue(families, 'wsync_api_requests_total', { method: 'PUT' })).toBeUndefined();
     const page = await (await fetch(`${url}/`)).text();
     expect(page).toContain('<span id="drift-count">1</span>');
     expect(page).toContain('<td>drift-observed</td>');
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
-    expect((await d.signal('SIGTERM')).code).toBe(0);
+    expect(await d.signal('SIGTERM')).toBe(0);
   });
 });

@@ -1,18 +1,13 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, createEnv, monitorYaml, notifierYaml, sleep, type Env } from './harness.js';
-import { parsePrometheusText, sampleValue } from './prom-text.js';
+import { describe, expect, it } from 'vitest';
+import { useDaemonSuite } from '../support/daemon.js';
+import { sampleValue, scrapeMetrics } from '../support/prometheus.js';
+import { monitorYaml, notifierYaml } from '../support/yaml.js';
+import { quietPeriod } from '../support/wait.js';
 
-let env: Env;
-beforeAll(async () => {
-  assertBuilt();
-  env = await createEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useDaemonSuite();
 
 /** What git-sync does for a new commit: a new worktree folder, the link renamed over, the old folder removed. */
 async function publish(root: string, revision: string, files: Record<string, string>, previous?: string): Promise<void> {
@@ -27,7 +22,7 @@ async function publish(root: string, revision: string, files: Record<string, str
 }
 
 async function threshold(name: string): Promise<unknown> {
-  return ((await env.state()).monitors ?? []).find((m) => m.name === name)?.threshold;
+  return ((await env.emulator.state()).monitors ?? []).find((m) => m.name === name)?.threshold;
 }
 
 describe('wsync run under git-sync', () => {
@@ -36,10 +31,9 @@ describe('wsync run under git-sync', () => {
     await mkdir(root);
     const link = join(root, 'current');
     const d = env.start([link, '--resync', 'off', '--debounce', '100']);
-    const url = await d.url();
-    await d.waitReconcile(0, { trigger: 'start', result: 'missing' });
+    const { url } = await d.ready({ result: 'missing' });
     expect((await fetch(`${url}/readyz`)).status).toBe(503);
-    expect(await env.writes()).toEqual([]);
+    expect(await env.emulator.writes()).toEqual([]);
 
     // A revision that does not parse: read, nothing written, still not ready.
     let mark = d.mark;
@@ -47,7 +41,7 @@ describe('wsync run under git-sync', () => {
     const bad = await d.waitReconcile(mark, { revision: 'rev-aaa111' });
     expect(bad).toMatchObject({ result: 'invalid', trigger: 'revision' });
     expect((await fetch(`${url}/readyz`)).status).toBe(503);
-    expect(await env.writes()).toEqual([]);
+    expect(await env.emulator.writes()).toEqual([]);
 
     // A good revision.
     mark = d.mark;
@@ -74,14 +68,14 @@ describe('wsync run under git-sync', () => {
       await publish(root, rev, { 'notifiers.yaml': notifierYaml('team-email'), 'monitors.yaml': monitorYaml('api-errors', value) }, prev);
       const line = await d.waitReconcile(mark, { revision: rev });
       expect(line).toMatchObject({ result: 'applied', trigger: 'revision', updated: 1 });
-      await sleep(600);
+      await quietPeriod(600);
       expect(d.reconciles(mark)).toHaveLength(1);
       expect(await threshold('api-errors')).toBe(value);
     }
     // Per-change lines carry the revision too.
     expect(d.lines.some((l) => l.msg === 'change' && l.revision === 'rev-ddd444' && l.key === 'api-errors')).toBe(true);
 
-    const families = parsePrometheusText(await (await fetch(`${url}/metrics`)).text());
+    const families = await scrapeMetrics(url);
     expect(families.get('wsync_revision_info')?.samples).toEqual([
       { name: 'wsync_revision_info', labels: { revision: 'rev-ddd444' }, value: 1 },
     ]);
@@ -90,6 +84,6 @@ describe('wsync run under git-sync', () => {
     expect(page).toContain('<dd id="revision"><code>rev-ddd444</code></dd>');
     expect(page).toContain('<td>rev-ccc333</td>');
 
-    expect((await d.signal('SIGTERM')).code).toBe(0);
+    expect(await d.signal('SIGTERM')).toBe(0);
   });
 });

@@ -3,7 +3,7 @@ import { parseListen, startHttpServer, type HttpServer } from '../../src/daemon/
 import { DaemonMetrics } from '../../src/daemon/metrics.js';
 import { escapeHtml, renderStatusPage } from '../../src/daemon/status-page.js';
 import { DaemonStatus, HISTORY_SIZE, type ReconcileRecord } from '../../src/daemon/status.js';
-import { parsePrometheusText, sampleValue } from './prom-text.js';
+import { parsePrometheusText, sampleValue } from '../support/prometheus.js';
 
 const servers: HttpServer[] = [];
 afterEach(async () => {

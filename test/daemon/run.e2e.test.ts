@@ -1,20 +1,15 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, createEnv, eventually, monitorYaml, notifierYaml, sleep, type Env } from './harness.js';
-import { parsePrometheusText, sampleValue } from './prom-text.js';
+import { describe, expect, it } from 'vitest';
+import { useDaemonSuite } from '../support/daemon.js';
+import { sampleValue, scrapeMetrics } from '../support/prometheus.js';
+import { monitorYaml, notifierYaml } from '../support/yaml.js';
+import { quietPeriod, waitUntil } from '../support/wait.js';
 
-let env: Env;
-beforeAll(async () => {
-  assertBuilt();
-  env = await createEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useDaemonSuite();
 
 async function monitorThreshold(name: string): Promise<unknown> {
-  const state = await env.state();
+  const state = await env.emulator.state();
   return (state.monitors ?? []).find((m) => m.name === name)?.threshold;
 }
 
@@ -25,9 +20,7 @@ describe('wsync run against the emulator', () => {
     await writeFile(join(dir, 'notifiers.yaml'), notifierYaml('team-email'));
     await writeFile(join(dir, 'monitors.yaml'), monitorYaml('checkout-errors', 10));
     const d = env.start([dir, '--resync', 'off', '--debounce', '100']);
-    const url = await d.url();
-
-    const first = await d.waitReconcile(0, { trigger: 'start' });
+    const { url, first } = await d.ready();
     expect(first).toMatchObject({ result: 'applied', created: 2, failed: 0 });
     expect(await monitorThreshold('checkout-errors')).toBe(10);
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
@@ -46,7 +39,7 @@ describe('wsync run against the emulator', () => {
     expect(await monitorThreshold('checkout-errors')).toBe(42);
 
     // Break -> nothing written, error logged naming the file, still serving, still ready.
-    const writesBefore = (await env.writes()).length;
+    const writesBefore = (await env.emulator.writes()).length;
     mark = d.mark;
     await writeFile(join(dir, 'monitors.yaml'), monitorYaml('checkout-errors', 7).replace('threshold: 7', 'threshold: [7'));
     const broken = await d.waitReconcile(mark, { trigger: 'change' });
@@ -54,12 +47,12 @@ describe('wsync run against the emulator', () => {
     expect(broken.level).toBe('error');
     expect(String(broken.error)).toContain('monitors.yaml');
     expect(d.lines.slice(mark).some((l) => l.level === 'error' && l.file === 'monitors.yaml')).toBe(true);
-    await sleep(300);
+    await quietPeriod(300);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
     const page = await (await fetch(`${url}/`)).text();
     expect(page).toMatch(/id="last-result">invalid/);
-    expect((await env.writes()).length).toBe(writesBefore);
+    expect((await env.emulator.writes()).length).toBe(writesBefore);
     expect(await monitorThreshold('checkout-errors')).toBe(42);
 
     // Fix -> converged, even though a retry with backoff was armed.
@@ -69,7 +62,7 @@ describe('wsync run against the emulator', () => {
     expect(await monitorThreshold('checkout-errors')).toBe(7);
 
     // /metrics parses and counts what happened.
-    const families = parsePrometheusText(await (await fetch(`${url}/metrics`)).text());
+    const families = await scrapeMetrics(url);
     expect(sampleValue(families, 'wsync_reconcile_total', { result: 'applied', trigger: 'start' })).toBe(1);
     expect(sampleValue(families, 'wsync_reconcile_total', { result: 'invalid' })).toBeGreaterThanOrEqual(1);
     expect(sampleValue(families, 'wsync_changes_total', { kind: 'Monitor', action: 'update' })).toBe(2);
@@ -79,19 +72,17 @@ describe('wsync run against the emulator', () => {
     expect(sampleValue(families, 'wsync_last_success_timestamp_seconds')).toBeGreaterThan(Date.now() / 1000 - 60);
     expect(families.get('wsync_reconcile_duration_seconds')?.type).toBe('histogram');
 
-    const stop = await d.signal('SIGTERM');
-    expect(stop.code).toBe(0);
+    expect(await d.signal('SIGTERM')).toBe(0);
   });
 
   it('stays not ready and writes nothing until DIR exists and parses; /readyz flips on the first success', async () => {
     const dir = join(env.tmp, 'later');
     const d = env.start([dir, '--resync', 'off', '--debounce', '50']);
-    const url = await d.url();
-    await d.waitReconcile(0, { trigger: 'start', result: 'missing' });
+    const { url } = await d.ready({ result: 'missing' });
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect((await fetch(`${url}/readyz`)).status).toBe(503);
 
-    const writesBefore = (await env.writes()).length;
+    const writesBefore = (await env.emulator.writes()).length;
     // DIR appears (built aside and renamed in, as a deploy would), with a file that does not parse.
     const staging = join(env.tmp, 'later.staging');
     await mkdir(staging);
@@ -101,18 +92,18 @@ describe('wsync run against the emulator', () => {
     const invalid = await d.waitReconcile(mark, { result: 'invalid' });
     expect(invalid.trigger).not.toBe('resync');
     expect((await fetch(`${url}/readyz`)).status).toBe(503);
-    expect((await env.writes()).length).toBe(writesBefore);
-    let families = parsePrometheusText(await (await fetch(`${url}/metrics`)).text());
+    expect((await env.emulator.writes()).length).toBe(writesBefore);
+    let families = await scrapeMetrics(url);
     expect(sampleValue(families, 'wsync_ready')).toBe(0);
 
     mark = d.mark;
     await writeFile(join(dir, 'n.yaml'), notifierYaml('late-email'));
     await d.waitReconcile(mark, { result: 'applied' });
-    await eventually(async () => (await fetch(`${url}/readyz`)).status === 200, 5000, '/readyz 200');
-    families = parsePrometheusText(await (await fetch(`${url}/metrics`)).text());
+    await waitUntil(async () => (await fetch(`${url}/readyz`)).status === 200, { what: '/readyz 200' });
+    families = await scrapeMetrics(url);
     expect(sampleValue(families, 'wsync_ready')).toBe(1);
-    const state = await env.state();
+    const state = await env.emulator.state();
     expect((state.notifiers ?? []).filter((n) => n.name === 'late-email')).toHaveLength(1);
-    expect((await d.signal('SIGINT')).code).toBe(0);
+    expect(await d.signal('SIGINT')).toBe(0);
   });
 });

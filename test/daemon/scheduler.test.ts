@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, primaryTrigger, Scheduler, type RunResult, type Trigger } from '../../src/daemon/scheduler.js';
-import { FakeClock, flush } from './fake-clock.js';
+import { FakeClock, flush } from '../support/fake-clock.js';
 
 /** A run function whose calls stay open until the test resolves them. */
 function controlledRun() {

@@ -1,15 +1,15 @@
 // Auth and capabilities: Bearer tokens, and for each kind and each operation the capability the
 // OpenAPI security entry names, with it (the documented success) and without it (403 naming it).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFixtures, methodOf, OPERATIONS, unique } from './fixtures.js';
-import { ADMIN_TOKEN, startHarness, type Harness } from './harness.js';
+import { TEST_TOKEN, useTestEmulator } from '../support/emulator.js';
+import { DEMO_SEED_FILE } from '../support/paths.js';
 import { datasetCapabilityActions, orgCapabilityActions, requiredCapability, successStatus } from './openapi.js';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
+const harness = useTestEmulator({ seedFile: DEMO_SEED_FILE });
+afterEach(() => {
+  vi.useRealTimers();
 });
-afterAll(() => harness.close());
 
 const DATASET_SCOPED = new Set(['virtualFields', 'starredQueries']);
 
@@ -93,13 +93,16 @@ describe('authentication', () => {
     const past = await harness.call('POST', '/v2/tokens', { body: { name: 'old', expiresAt: '2001-01-01T00:00:00Z' } });
     expect(past.status).toBe(400);
     expect((past.body as { message: string }).message).toMatch(/expiresAt.*future/);
+    // The emulator's clock is this process's Date: stopped, then moved past the expiry.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-01-01T00:00:00.000Z') });
     const soon = await harness.ok<{ token: string }>('POST', '/v2/tokens', {
       name: unique('short'),
-      expiresAt: new Date(Date.now() + 700).toISOString(),
+      expiresAt: '2026-01-01T00:00:00.700Z',
       orgCapabilities: { monitors: ['read'] },
     });
+    vi.setSystemTime(Date.parse('2026-01-01T00:00:00.699Z'));
     expect((await harness.call('GET', '/v2/monitors', { token: soon.token })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    vi.setSystemTime(Date.parse('2026-01-01T00:00:00.800Z'));
     const expired = await harness.call('GET', '/v2/monitors', { token: soon.token });
     expect(expired.status).toBe(401);
     expect((expired.body as { message: string }).message).toMatch(/expired/);
@@ -109,7 +112,7 @@ describe('authentication', () => {
     expect((await harness.call('GET', '/_emulator/requests', { token: null })).status).toBe(401);
     const token = await tokenWith(allExcept('none', 'none'));
     expect((await harness.call('GET', '/_emulator/requests', { token })).status).toBe(403);
-    expect((await harness.call('GET', '/_emulator/requests', { token: ADMIN_TOKEN })).status).toBe(200);
+    expect((await harness.call('GET', '/_emulator/requests', { token: TEST_TOKEN })).status).toBe(200);
   });
 });
 

@@ -1,15 +1,15 @@
 // Behaviour beyond the schema: server-filled defaults and stamps, ids in the service's style,
 // references between kinds, PagerDuty blanking, users and roles, datasets and fields,
 // annotations filters, unknown paths and methods, readable validation messages.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bodies, unique } from './fixtures.js';
-import { startHarness, type Harness } from './harness.js';
+import { useTestEmulator } from '../support/emulator.js';
+import { DEMO_SEED_FILE } from '../support/paths.js';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
+const harness = useTestEmulator({ seedFile: DEMO_SEED_FILE });
+afterEach(() => {
+  vi.useRealTimers();
 });
-afterAll(() => harness.close());
 
 type Obj = Record<string, unknown>;
 const RFC3339_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -49,7 +49,7 @@ describe('ids, stamps and defaults', () => {
     });
     expect(monitor.createdAt).toMatch(RFC3339_MS);
     expect(monitor.createdAt).not.toBe('1999-01-01T00:00:00.000Z');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(String(monitor.updatedAt)) + 5 });
     const updated = await harness.ok<Obj>('PUT', `/v2/monitors/${String(monitor.id)}`, { name: 'renamed', type: 'Threshold', aplQuery: 'y' });
     expect(updated.createdAt).toBe(monitor.createdAt);
     expect(updated.updatedAt).not.toBe(monitor.updatedAt);
@@ -220,14 +220,12 @@ describe('routing', () => {
   });
 });
 
-describe('speed', () => {
-  it('serves a list of 10,000 monitors quickly (the benchmark measures it precisely)', async () => {
+describe('large lists', () => {
+  it('serves a list of 10,000 monitors in one answer (bench/emulator.mjs measures how fast)', async () => {
     const monitors = Array.from({ length: 10_000 }, (_, index) => ({ name: `bulk-${index}`, type: 'Threshold', aplQuery: 'x' }));
     await harness.ok('POST', '/_emulator/seed', { monitors });
-    await harness.ok('GET', '/v2/monitors');
-    const started = performance.now();
     const list = await harness.ok<Obj[]>('GET', '/v2/monitors');
     expect(list.length).toBeGreaterThanOrEqual(10_000);
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(list.filter((monitor) => String(monitor.name).startsWith('bulk-'))).toHaveLength(10_000);
   });
 });

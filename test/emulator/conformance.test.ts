@@ -2,18 +2,19 @@
 // lists and single objects, of every operation) is checked against the OpenAPI response schema of
 // its operation and status; error statuses an operation does not document follow the error
 // contract. Deliberate differences are listed in docs/wire-contract.md.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { startTestEmulator, useTestEmulator, type Answer, type TestEmulator } from '../support/emulator.js';
+import { DEMO_SEED_FILE } from '../support/paths.js';
 import { conformanceProblems, operationOf } from './conformance.js';
 import { bodies, createFixtures, methodOf, OPERATIONS, unique, type Fixtures } from './fixtures.js';
-import { startHarness, type Answer, type Harness } from './harness.js';
 import { requiredCapability } from './openapi.js';
 
 const statusesSeen = new Set<number>();
 const operationsSeen = new Set<string>();
 
 /** A harness whose every answer to a /v2 request is checked; problems are collected, not thrown. */
-function checked(inner: Harness, problems: string[]): Harness {
-  const call: Harness['call'] = async (method, path, options) => {
+function checked(inner: TestEmulator, problems: string[]): TestEmulator {
+  const call: TestEmulator['call'] = async (method, path, options) => {
     const answer = await inner.call(method, path, options);
     statusesSeen.add(answer.status);
     const op = operationOf(method, path);
@@ -21,22 +22,18 @@ function checked(inner: Harness, problems: string[]): Harness {
     problems.push(...conformanceProblems(method, path, answer));
     return answer;
   };
-  const ok: Harness['ok'] = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+  const ok: TestEmulator['ok'] = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const answer = await call(method, path, { body });
     if (answer.status >= 300) throw new Error(`${method} ${path} answered ${answer.status}: ${answer.text}`);
     return answer.body as T;
   };
-  return { url: inner.url, call, ok, close: () => inner.close() };
+  return { ...inner, call, ok };
 }
 
-let inner: Harness;
-beforeAll(async () => {
-  inner = await startHarness();
-});
-afterAll(() => inner.close());
+const inner = useTestEmulator({ seedFile: DEMO_SEED_FILE });
 
 /** Runs a scenario against a checked harness and returns what did not conform. */
-async function scenario(run: (h: Harness) => Promise<void>, on: Harness = inner): Promise<string[]> {
+async function scenario(run: (h: TestEmulator) => Promise<void>, on: TestEmulator = inner): Promise<string[]> {
   const problems: string[] = [];
   await run(checked(on, problems));
   return problems;
@@ -195,7 +192,7 @@ describe('every answer conforms to openapi-v2.json', () => {
   });
 
   it('the answers of injected faults and of the rate limit', async () => {
-    const limited = await startHarness({ rateLimit: 1 });
+    const limited = await startTestEmulator({ seedFile: DEMO_SEED_FILE, rateLimit: 1 });
     try {
       const problems = await scenario(async (h) => {
         const answers = await Promise.all([1, 2, 3].map(() => h.call('GET', '/v2/monitors')));

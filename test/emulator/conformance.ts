@@ -3,7 +3,7 @@
 // status. Error statuses the operation does not declare (most of them) must follow the emulator's
 // error contract; the deliberate differences are listed in docs/wire-contract.md.
 import type { ValidateFunction } from 'ajv';
-import type { Answer } from './harness.js';
+import type { Answer } from '../support/emulator.js';
 import { compileSchema, doc, type Node } from './openapi.js';
 
 /** `{code, message}` with `code` the HTTP status as a number: docs/wire-contract.md "Conventions". */

@@ -1,15 +1,12 @@
 // Contract: every in-scope endpoint answers the status and body the OpenAPI document gives, and
 // refuses a request body that violates the document's request schema.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFixtures, methodOf, OPERATIONS } from './fixtures.js';
-import { startHarness, type Harness } from './harness.js';
+import { useTestEmulator } from '../support/emulator.js';
+import { DEMO_SEED_FILE } from '../support/paths.js';
 import { inScopeOperations, requestValidator, responseValidator, successStatus } from './openapi.js';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterAll(() => harness.close());
+const harness = useTestEmulator({ seedFile: DEMO_SEED_FILE });
 
 describe('contract with openapi-v2.json', () => {
   it('covers every in-scope operation of the document', () => {

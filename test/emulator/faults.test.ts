@@ -1,12 +1,14 @@
 // Fault injection and rate limiting: resets, writes applied then dropped, random 5xx, latency,
 // determinism under --seed, runtime changes through /_emulator/faults, and 429 windows.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
+import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../support/emulator.js';
+import { DEMO_SEED_FILE } from '../support/paths.js';
 import { bodies } from './fixtures.js';
-import { ADMIN_TOKEN, startHarness, type Harness } from './harness.js';
 
-let harness: Harness | undefined;
+let harness: TestEmulator | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await harness?.close();
   harness = undefined;
 });
@@ -18,15 +20,15 @@ interface LogEntry {
   at: string;
 }
 
-const requestLog = async (h: Harness): Promise<LogEntry[]> => h.ok<LogEntry[]>('GET', '/_emulator/requests');
-const setFaults = (h: Harness, faults: object) => h.ok<Record<string, unknown>>('POST', '/_emulator/faults', faults);
+const requestLog = async (h: TestEmulator): Promise<LogEntry[]> => h.ok<LogEntry[]>('GET', '/_emulator/requests');
+const setFaults = (h: TestEmulator, faults: object) => h.ok<Record<string, unknown>>('POST', '/_emulator/faults', faults);
 
 /** POSTs a monitor-less notifier and reports either the status or that the connection failed. */
-async function postNotifier(h: Harness): Promise<number | 'connection-failed'> {
+async function postNotifier(h: TestEmulator): Promise<number | 'connection-failed'> {
   try {
     const response = await fetch(`${h.url}/v2/notifiers`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify(bodies.notifier()),
     });
     await response.text();
@@ -38,7 +40,7 @@ async function postNotifier(h: Harness): Promise<number | 'connection-failed'> {
 
 describe('fault injection', () => {
   it('with --drop-after-write-rate 1 a POST is stored but the client sees a reset', async () => {
-    harness = await startHarness({ dropAfterWriteRate: 1 });
+    harness = await startTestEmulator({ seedFile: DEMO_SEED_FILE, dropAfterWriteRate: 1 });
     expect(await postNotifier(harness)).toBe('connection-failed');
     const stored = await harness.ok<unknown[]>('GET', '/v2/notifiers');
     expect(stored).toHaveLength(1);
@@ -50,7 +52,7 @@ describe('fault injection', () => {
   });
 
   it('with --reset-rate 1 the connection dies before any answer and nothing is applied', async () => {
-    harness = await startHarness({ resetRate: 1 });
+    harness = await startTestEmulator({ seedFile: DEMO_SEED_FILE, resetRate: 1 });
     expect(await postNotifier(harness)).toBe('connection-failed');
     await setFaults(harness, { resetRate: 0 });
     expect(await harness.ok<unknown[]>('GET', '/v2/notifiers')).toHaveLength(0);
@@ -59,7 +61,7 @@ describe('fault injection', () => {
   });
 
   it('with --fault-rate 1 every request answers 500, 502 or 503 with {code, message}', async () => {
-    harness = await startHarness({ faultRate: 1 });
+    harness = await startTestEmulator({ seedFile: DEMO_SEED_FILE, faultRate: 1 });
     for (let attempt = 0; attempt < 20; attempt += 1) {
       const answer = await harness.call('GET', '/v2/monitors');
       expect([500, 502, 503]).toContain(answer.status);
@@ -71,7 +73,7 @@ describe('fault injection', () => {
 
   it('is deterministic for a given --seed', async () => {
     const statuses = async (seed: number): Promise<(number | 'connection-failed')[]> => {
-      const h = await startHarness({ seed, faultRate: 0.3, resetRate: 0.2 });
+      const h = await startTestEmulator({ seedFile: DEMO_SEED_FILE, seed, faultRate: 0.3, resetRate: 0.2 });
       const out: (number | 'connection-failed')[] = [];
       for (let index = 0; index < 40; index += 1) out.push(await postNotifier(h));
       await h.close();
@@ -86,15 +88,15 @@ describe('fault injection', () => {
   });
 
   it('adds latency within --latency MIN-MAX', async () => {
-    harness = await startHarness({ latencyMs: [60, 80] });
+    harness = await startTestEmulator({ seedFile: DEMO_SEED_FILE, latencyMs: [60, 80] });
     const started = performance.now();
     await harness.ok('GET', '/v2/monitors');
     expect(performance.now() - started).toBeGreaterThanOrEqual(55);
   });
 
   it('changes faults at runtime through POST /_emulator/faults and validates them', async () => {
-    harness = await startHarness();
-    expect(await harness.ok('GET', '/_emulator/faults')).toMatchObject({ faultRate: 0, dropAfterWriteRate: 0, seed: 7 });
+    harness = await startTestEmulator({ seedFile: DEMO_SEED_FILE });
+    expect(await harness.ok('GET', '/_emulator/faults')).toMatchObject({ faultRate: 0, dropAfterWriteRate: 0, seed: 1 });
     const updated = await setFaults(harness, { dropAfterWriteRate: 1, latencyMs: [0, 1] });
     expect(updated).toMatchObject({ dropAfterWriteRate: 1, latencyMs: [0, 1] });
     expect(await postNotifier(harness)).toBe('connection-failed');
@@ -113,7 +115,7 @@ describe('fault injection', () => {
   });
 
   it('logs method, path with query, status and time; DELETE clears the log; hooks are not logged', async () => {
-    harness = await startHarness();
+    harness = await startTestEmulator({ seedFile: DEMO_SEED_FILE });
     await harness.call('GET', '/v2/vfields?dataset=checkout');
     await harness.call('GET', '/v2/nothing-here');
     const log = await requestLog(harness);
@@ -126,15 +128,10 @@ describe('fault injection', () => {
   });
 });
 
-/** Waits until early in an epoch second, so a burst of requests stays in one rate-limit window. */
-async function startOfSecond(): Promise<void> {
-  const wait = 1000 - (Date.now() % 1000) + 5;
-  await new Promise((resolve) => setTimeout(resolve, wait));
-}
 
 describe('rate limit', () => {
   it('sends X-RateLimit-* on every response, 1,000,000 when unlimited', async () => {
-    harness = await startHarness();
+    harness = await startTestEmulator({ seedFile: DEMO_SEED_FILE });
     for (const path of ['/v2/monitors', '/v2/nothing', '/v2/monitors/mon_missing']) {
       const answer = await harness.call('GET', path);
       expect(answer.headers.get('x-ratelimit-limit')).toBe('1000000');
@@ -147,8 +144,10 @@ describe('rate limit', () => {
   });
 
   it('answers 429 {"code":429,"message":"rate limit exceeded"} with Retry-After past --rate-limit', async () => {
-    harness = await startHarness({ rateLimit: 5 });
-    await startOfSecond();
+    harness = await startTestEmulator({ seedFile: DEMO_SEED_FILE, rateLimit: 5 });
+    // The windows are epoch seconds of the emulator's clock (this process's Date): stop it early in
+    // a second, so the burst stays in one window however slow the machine is.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-01-01T00:00:00.100Z') });
     const answers = [];
     for (let index = 0; index < 7; index += 1) answers.push(await harness.call('GET', '/v2/monitors'));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 429, 429]);
@@ -160,14 +159,14 @@ describe('rate limit', () => {
     // The hooks are not limited.
     expect((await harness.call('GET', '/_emulator/requests')).status).toBe(200);
     // The next window starts fresh.
-    await startOfSecond();
+    vi.setSystemTime(Date.parse('2026-01-01T00:00:01.000Z'));
     expect((await harness.call('GET', '/v2/monitors')).status).toBe(200);
   });
 
   it('changes the limit at runtime', async () => {
-    harness = await startHarness();
+    harness = await startTestEmulator({ seedFile: DEMO_SEED_FILE });
     await setFaults(harness, { rateLimit: 2 });
-    await startOfSecond();
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-01-01T00:00:00.100Z') });
     const statuses = [];
     for (let index = 0; index < 3; index += 1) statuses.push((await harness.call('GET', '/v2/monitors')).status);
     expect(statuses).toEqual([200, 200, 429]);

@@ -1,6 +1,6 @@
 // One valid request per in-scope operation (and one that breaks the OpenAPI request schema), with
 // the objects they need created through the admin token first.
-import type { Harness } from './harness.js';
+import type { TestEmulator } from '../support/emulator.js';
 
 export interface Fixtures {
   notifierId: string;
@@ -60,7 +60,7 @@ export const bodies = {
   view: () => ({ name: unique('view'), aplQuery: "['checkout'] | where status >= 500", datasets: ['checkout'], description: 'errors' }),
 };
 
-export async function createFixtures(harness: Harness): Promise<Fixtures> {
+export async function createFixtures(harness: TestEmulator): Promise<Fixtures> {
   const id = async (path: string, body: unknown): Promise<string> =>
     String((await harness.ok<{ id: string }>('POST', path, body)).id);
   const notifierId = await id('/v2/notifiers', bodies.notifier());

@@ -3,9 +3,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from './harness.js';
+import { ROOT } from '../support/paths.js';
 
-const emulatorDir = path.join(repoRoot, 'src/emulator');
+const emulatorDir = path.join(ROOT, 'src/emulator');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -4,11 +4,11 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import formatsPlugin from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot } from './harness.js';
+import { ROOT } from '../support/paths.js';
 
 export type Node = Record<string, unknown>;
 
-export const openapiPath = path.resolve(repoRoot, 'reference/openapi-v2.json');
+export const openapiPath = path.resolve(ROOT, 'reference/openapi-v2.json');
 export const doc = JSON.parse(readFileSync(openapiPath, 'utf8')) as { paths: Record<string, Record<string, Node>>; components: Node };
 
 /** OpenAPI 3.0 `nullable` -> JSON Schema type unions; `#/components/...` refs into the added doc. */

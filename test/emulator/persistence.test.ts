@@ -1,23 +1,25 @@
 // --state FILE round-trips the workspace (secrets included) across restarts, written atomically;
 // --seed-file preloads objects; POST /_emulator/seed adds, GET /_emulator/state dumps.
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import { createFixtures } from './fixtures.js';
-import { startHarness } from './harness.js';
+import { startTestEmulator } from '../support/emulator.js';
+import { DEMO_SEED_FILE } from '../support/paths.js';
+import { useScratch } from '../support/tree.js';
+import { waitUntil } from '../support/wait.js';
 
+const scratch = useScratch('wsync-emulator-');
 let directory: string;
 beforeAll(async () => {
-  directory = await mkdtemp(path.join(tmpdir(), 'wsync-emulator-'));
+  directory = await scratch.dir();
 });
-afterAll(() => rm(directory, { recursive: true, force: true }));
 
 describe('--state', () => {
   it('reloads every kind, and tokens keep working, after a restart', async () => {
     const stateFile = path.join(directory, 'state.json');
-    const first = await startHarness({ stateFile });
+    const first = await startTestEmulator({ seedFile: DEMO_SEED_FILE, stateFile });
     const fx = await createFixtures(first);
     const token = await first.ok<{ id: string; token: string }>('POST', '/v2/tokens', {
       name: 'ci',
@@ -31,7 +33,7 @@ describe('--state', () => {
     expect((await readdir(directory)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
 
     // The seed file is not applied again when the state file exists (no duplicates).
-    const second = await startHarness({ stateFile });
+    const second = await startTestEmulator({ seedFile: DEMO_SEED_FILE, stateFile });
     expect(await second.ok('GET', '/_emulator/state')).toEqual(before);
     expect((await second.ok<{ id: string }>('GET', `/v2/monitors/${fx.monitorId}`)).id).toBe(fx.monitorId);
     expect((await second.call('GET', '/v2/monitors', { token: token.token })).status).toBe(200);
@@ -42,11 +44,12 @@ describe('--state', () => {
 
   it('writes changes shortly after they happen, not only at close', async () => {
     const stateFile = path.join(directory, 'live.json');
-    const harness = await startHarness({ stateFile });
+    const harness = await startTestEmulator({ seedFile: DEMO_SEED_FILE, stateFile });
     const notifier = await harness.ok<{ id: string }>('POST', '/v2/notifiers', { name: 'n', properties: { webhook: { url: 'https://x' } } });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const written = JSON.parse(await readFile(stateFile, 'utf8')) as { notifiers: { id: string }[] };
-    expect(written.notifiers.map((item) => item.id)).toEqual([notifier.id]);
+    const written = async (): Promise<string[]> =>
+      ((JSON.parse(await readFile(stateFile, 'utf8').catch(() => '{}')) as { notifiers?: { id: string }[] }).notifiers ?? []).map((item) => item.id);
+    await waitUntil(async () => (await written()).length > 0, { what: 'the state file' });
+    expect(await written()).toEqual([notifier.id]);
     await harness.close();
   });
 
@@ -59,7 +62,7 @@ describe('--state', () => {
 
 describe('seed files', () => {
   it('preloads the demo seed: datasets checkout, http-logs and payments with fields', async () => {
-    const harness = await startHarness();
+    const harness = await startTestEmulator({ seedFile: DEMO_SEED_FILE });
     const datasets = await harness.ok<{ name: string }[]>('GET', '/v2/datasets');
     expect(datasets.map((dataset) => dataset.name)).toEqual(['checkout', 'http-logs', 'payments']);
     for (const name of ['checkout', 'http-logs', 'payments']) {
@@ -70,7 +73,7 @@ describe('seed files', () => {
   });
 
   it('imports every kind with given ids and secrets, and refuses bad seeds with the place of the error', async () => {
-    const harness = await startHarness();
+    const harness = await startTestEmulator({ seedFile: DEMO_SEED_FILE });
     const seed = {
       users: [{ id: 'usr_seeded', name: 'Seeded', email: 'seeded@example.com', role: { id: 'role_seeded', name: 'r' } }],
       roles: [{ id: 'role_seeded', name: 'Seeded role', members: ['usr_seeded'] }],

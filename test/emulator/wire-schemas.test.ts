@@ -3,11 +3,11 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from './harness.js';
+import { ROOT } from '../support/paths.js';
 
 describe('src/emulator/wire-schemas.ts', () => {
   it('is what scripts/gen-emulator-schemas.mjs makes from openapi-v2.json', () => {
-    const result = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/gen-emulator-schemas.mjs'), '--check'], {
+    const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts/gen-emulator-schemas.mjs'), '--check'], {
       encoding: 'utf8',
     });
     expect(result.stderr).toBe('');

@@ -1,17 +1,14 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ExportTargetError, writeTree } from '../../src/export/write-tree.js';
+import { useScratch } from '../support/tree.js';
 
+const scratch = useScratch('wsync-export-tree-');
 let base: string;
 
 beforeEach(async () => {
-  base = await mkdtemp(join(tmpdir(), 'wsync-export-tree-'));
-});
-
-afterEach(async () => {
-  await rm(base, { recursive: true, force: true });
+  base = await scratch.dir();
 });
 
 const files = [

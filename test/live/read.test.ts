@@ -1,26 +1,53 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/types.js';
 import type { LiveState } from '../../src/core/types.js';
 import { KIND_NAMES } from '../../src/kinds/index.js';
 import { listKind, readLive, type LiveScope } from '../../src/live/index.js';
-import { ADMIN_TOKEN, startTestEmulator, workspaceSeed, type TestEmulator } from '../api/emulator-helper.js';
+import { apiClientFor, useTestEmulator } from '../support/emulator.js';
 
 const QUERIES = 1203;
 
-let emulator: TestEmulator;
+/** A workspace with some of every kind: 3 datasets with fields, users, vfields, and `queries` starred queries. */
+function workspaceSeed(queries: number): Record<string, unknown> {
+  const users = [
+    { id: 'usr_00000000000000a1', name: 'Ada', email: 'ada@example.com', role: 'member' },
+    { id: 'usr_00000000000000b2', name: 'Bob', email: 'bob@example.com', role: 'read-only' },
+  ];
+  return {
+    datasets: [
+      { name: 'checkout', fields: [{ name: 'status', type: 'integer' }, { name: 'duration_ms', type: 'float', unit: 'ms' }] },
+      { name: 'payments', fields: [{ name: 'amount', type: 'float', unit: 'EUR' }] },
+      { name: 'http-logs', fields: [{ name: 'path', type: 'string' }] },
+    ],
+    users,
+    notifiers: [
+      { name: 'oncall-slack', properties: { slack: { slackUrl: 'https://hooks.slack.com/services/T/B/X' } } },
+      { name: 'ops-email', properties: { email: { emails: ['ops@example.com'] } } },
+    ],
+    vfields: [
+      { dataset: 'checkout', name: 'is_error', expression: 'status >= 500' },
+      { dataset: 'checkout', name: 'slow', expression: 'duration_ms > 1000' },
+      { dataset: 'payments', name: 'big', expression: 'amount > 100' },
+    ],
+    starredQueries: Array.from({ length: queries }, (_, i) => ({
+      kind: 'apl',
+      name: `query-${String(i).padStart(4, '0')}`,
+      who: users[i % 2]!.id,
+      query: { apl: "['checkout'] | count" },
+      metadata: {},
+    })),
+  };
+}
+
+const emulator = useTestEmulator();
 let client: ApiClient;
 
 beforeAll(async () => {
-  emulator = await startTestEmulator();
   await emulator.seed(workspaceSeed(QUERIES));
-  client = createApiClient({ url: emulator.url, token: () => ADMIN_TOKEN, retryBaseMs: 1, retryCapMs: 10 });
+  client = apiClientFor(emulator, { retryCapMs: 10 });
 });
 
-afterAll(async () => {
-  await client.close();
-  await emulator.close();
-});
+afterAll(() => client.close());
 
 beforeEach(async () => {
   await emulator.clearRequests();
@@ -111,7 +138,7 @@ describe('readLive', () => {
   });
 
   it('fails the whole read on an error other than a missing dataset', async () => {
-    const reader = createApiClient({ url: emulator.url, token: () => 'not-a-token', retryBaseMs: 1 });
+    const reader = apiClientFor(emulator, { token: () => 'not-a-token' });
     try {
       await expect(readLive(reader, { kinds: ['Notifier'], datasets: {} })).rejects.toThrow(/^GET \/v2\/notifiers: 401/);
     } finally {
@@ -139,7 +166,7 @@ describe('under faults and 429s', () => {
   it('still reads the same state, each request within its retry budget', async () => {
     const baseline = await readLive(client, everything);
     await emulator.faults({ faultRate: 0.3, resetRate: 0.15, latencyMs: [0, 5], seed: 7 });
-    const faulty = createApiClient({ url: emulator.url, token: () => ADMIN_TOKEN, retryBaseMs: 1, retryCapMs: 20 });
+    const faulty = apiClientFor(emulator, { retryCapMs: 20 });
     try {
       await emulator.clearRequests();
       const live = await readLive(faulty, everything);
@@ -163,7 +190,7 @@ describe('under faults and 429s', () => {
   });
 
   it('recovers when the server lowers its rate limit under it: 429s are retried after Retry-After', async () => {
-    const paced = createApiClient({ url: emulator.url, token: () => ADMIN_TOKEN, retryBaseMs: 1, retryCapMs: 20 });
+    const paced = apiClientFor(emulator, { retryCapMs: 20 });
     try {
       const baseline = await readLive(paced, { kinds: ['Notifier'], datasets: {} }); // learns the default, huge limit
       await emulator.faults({ rateLimit: 3 });
@@ -181,13 +208,9 @@ describe('under faults and 429s', () => {
       expect(refused.length).toBeGreaterThan(0);
       expect(paced.stats.rateLimited).toBe(refused.length);
       expect(log.filter((r) => r.status === 200)).toHaveLength(7);
-      // ...and retried once the limit was known, paced under it: no request was refused twice,
-      // and no second saw more than 3 requests after the first refusal.
+      // ...and retried once the limit was known, paced under it: no request was refused twice.
+      // (That no second saw more than 3 answers is the emulator's doing, not the client's.)
       expect(new Set(refused.map((r) => r.path)).size).toBe(refused.length);
-      const after = log.slice(log.indexOf(refused[0]!) + 1).filter((r) => r.status !== 429);
-      const perSecond = new Map<string, number>();
-      for (const r of after) perSecond.set(r.at.slice(0, 19), (perSecond.get(r.at.slice(0, 19)) ?? 0) + 1);
-      for (const count of perSecond.values()) expect(count).toBeLessThanOrEqual(3);
       expect(live.requests).toBe(7 + refused.length);
     } finally {
       await emulator.faults({ rateLimit: null });

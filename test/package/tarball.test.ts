@@ -4,16 +4,17 @@
 // against the emulator from a directory outside the checkout.
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyExamples, DEMO_SECRETS, removeDir, startTestEmulator, type TestEmulator } from '../apply/helpers.js';
-import { packageRoot } from '../../src/util/package-root.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestEmulator } from '../support/emulator.js';
+import { DEMO_SEED_FILE, ROOT } from '../support/paths.js';
+import { copyExamples, useScratch } from '../support/tree.js';
+import { DEMO_SECRETS } from '../support/workspace.js';
 
 const run = promisify(execFile);
-const root = packageRoot();
+const root = ROOT;
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string };
 // The node running the tests first on PATH: `#!/usr/bin/env node` of the installed bin finds it.
 const PATH = [dirname(process.execPath), process.env.PATH ?? ''].join(delimiter);
@@ -38,7 +39,8 @@ describe('the npm tarball, installed into an empty prefix', () => {
   let work: string;
   let tarball: string;
   let prefix: string;
-  let emulator: TestEmulator;
+  const emulator = useTestEmulator({ seedFile: DEMO_SEED_FILE });
+  const scratch = useScratch('wsync-tarball-');
   let tree: string;
 
   const wsync = (args: string[], env: Record<string, string> = {}) =>
@@ -48,7 +50,7 @@ describe('the npm tarball, installed into an empty prefix', () => {
     );
 
   beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'wsync-tarball-'));
+    work = await scratch.dir();
     const npmEnv = { ...process.env, PATH };
     const packed = await run(process.execPath, [join(root, 'scripts', 'pack.mjs'), '--out', work], { cwd: root, env: npmEnv });
     tarball = packed.stdout.trim();
@@ -57,15 +59,9 @@ describe('the npm tarball, installed into an empty prefix', () => {
       cwd: work,
       env: npmEnv,
     });
-    emulator = await startTestEmulator();
-    tree = await copyExamples();
+    tree = await copyExamples(await scratch.dir());
   }, 240_000);
 
-  afterAll(async () => {
-    await emulator?.close();
-    if (tree) await removeDir(dirname(tree));
-    if (work) await rm(work, { recursive: true, force: true });
-  });
 
   it('holds dist/ built from src/, the schemas, bin, README and the manifests, and nothing else', async () => {
     expect(tarball).toBe(join(work, `${manifest.name}-${manifest.version}.tgz`));

@@ -1,11 +1,9 @@
 // One writer per workspace (#17.9): the lease a writer keeps in the workspace (an RBAC group), the
 // decision what to do with the leases found, and a second writer with another state directory
 // refused, end to end with the CLI. Lease time runs on a fake clock in-process.
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/types.js';
 import { WRITER_LEASE_GROUP } from '../../src/core/writer-lease-record.js';
 import {
@@ -18,7 +16,9 @@ import {
   type LeaseRecord,
   type Writer,
 } from '../../src/reconcile/writer-lease.js';
-import { runCli, startTestEmulator, TOKEN, type TestEmulator } from '../apply/helpers.js';
+import { runCli } from '../support/cli.js';
+import { apiClientFor, startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { removeDir, tempDir } from '../support/tree.js';
 
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 const record = (id: string, expiresAt: number): LeaseRecord => ({ id, host: `${id}-host`, stateDir: `/state/${id}`, expiresAt: new Date(expiresAt).toISOString() });
@@ -60,7 +60,7 @@ describe('WriterLease against the emulator', () => {
 
   beforeEach(async () => {
     emulator = await startTestEmulator();
-    client = createApiClient({ url: emulator.url, token: () => TOKEN, retryBaseMs: 1 });
+    client = apiClientFor(emulator);
     now = T0;
     warnings.length = 0;
   });
@@ -120,7 +120,7 @@ describe('WriterLease against the emulator', () => {
       path: '/v2/tokens',
       body: { name: 'no-rbac', orgCapabilities: { monitors: ['create', 'read', 'update', 'delete'] } },
     });
-    const scoped = createApiClient({ url: emulator.url, token: () => created.body.token, retryBaseMs: 1 });
+    const scoped = apiClientFor(emulator, { token: () => created.body.token });
     try {
       const c = new WriterLease(() => scoped, writer('cccccccc'), { clock, warn: (m) => warnings.push(m) });
       await c.hold();
@@ -137,21 +137,21 @@ describe('a second writer with another state directory', () => {
   let work: string;
   beforeEach(async () => {
     emulator = await startTestEmulator();
-    work = await mkdtemp(join(tmpdir(), 'wsync-two-writers-'));
+    work = await tempDir('wsync-two-writers-');
     await writeFile(join(work, 'notifier.yaml'), 'apiVersion: wsync/v1\nkind: Notifier\nmetadata:\n  name: oncall\nspec:\n  properties:\n    email:\n      emails: [oncall@example.com]\n');
   });
   afterEach(async () => {
     await emulator.close();
-    await rm(work, { recursive: true, force: true });
+    await removeDir(work);
   });
 
   it('is refused while the first holds the lease, writing nothing, not even an adoption; once the first ends it, it takes over', async () => {
-    const apply = (stateDir: string) => runCli(['apply', work, '--state-dir', join(work, stateDir)], emulator.env);
+    const apply = (stateDir: string) => runCli(['apply', work, '--state-dir', join(work, stateDir)], { env: emulator.env });
     const first = await apply('state-a');
     expect(first.code, first.stderr).toBe(0);
 
     // The first writer runs on (a daemon, here one holding the lease in-process).
-    const client = createApiClient({ url: emulator.url, token: () => TOKEN });
+    const client = apiClientFor(emulator);
     const holder = new WriterLease(() => client, { id: 'a'.repeat(32), host: 'daemon-pod', stateDir: '/var/lib/wsync' }, { warn: () => undefined });
     try {
       await holder.hold();

@@ -1,14 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configAsEnv, readWorkspaceConfig } from '../../src/source/config.js';
-import { makeTree } from './helpers.js';
+import { useScratch, type Files } from '../support/tree.js';
 
-const trees: Array<() => void> = [];
-function tree(files: Record<string, string>): string {
-  const { dir, cleanup } = makeTree(files, 'wsync-config-');
-  trees.push(cleanup);
-  return dir;
-}
-afterEach(() => trees.splice(0).forEach((cleanup) => cleanup()));
+const scratch = useScratch('wsync-config-');
+const tree = (files: Files): string => scratch.tree(files);
 
 describe('wsync.yaml', () => {
   it('is optional', () => {

@@ -1,36 +1,22 @@
 // The reading rules that keep hostile input out (issue #17): files must be UTF-8, names are NFC and
 // hold no bidi or invisible characters, a tree has a size limit, and links cannot lead out of it.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NAME_PATTERN } from '../../src/core/names.js';
 import { parseByteSize } from '../../src/cli/limits.js';
 import { loadSchemas } from '../../src/source/schema-files.js';
 import { readDesired } from '../../src/source/index.js';
 import { invalidUtf8Offset } from '../../src/source/utf8.js';
 import { desiredOf, liveOf, plan, resource, wire } from '../plan/builders.js';
-import { runCli } from '../cli/run-cli.js';
-import { doc, errorsOf, makeTree, readOne } from './helpers.js';
+import { runCli } from '../support/cli.js';
+import { useScratch, type Files } from '../support/tree.js';
+import { doc } from '../support/yaml.js';
+import { errorsOf, readOne } from './helpers.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-function tree(files: Record<string, string | Buffer>): string {
-  const { dir, cleanup } = makeTree({});
-  cleanups.push(cleanup);
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(join(dir, path, '..'), { recursive: true });
-    writeFileSync(join(dir, path), content);
-  }
-  return dir;
-}
-function outside(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'wsync-outside-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const scratch = useScratch('wsync-rules-');
+const tree = (files: Files): string => scratch.tree(files);
+const outside = (): string => scratch.tree({}, 'wsync-outside-');
 
 const org = (name: string): string => doc('kind: Org', 'metadata:', `  name: ${JSON.stringify(name)}`);
 
@@ -163,9 +149,9 @@ describe('limits on a whole tree', () => {
     const byFlag = await runCli(['validate', dir, '--max-resources', '2']);
     expect(byFlag.code).toBe(1);
     expect(byFlag.stdout).toContain('c.yaml:1:1: the files declare more than 2 resources');
-    const byEnv = await runCli(['validate', dir], { WSYNC_MAX_RESOURCES: '2' });
+    const byEnv = await runCli(['validate', dir], { env: { WSYNC_MAX_RESOURCES: '2' } });
     expect(byEnv.stdout).toContain('the files declare more than 2 resources');
-    const bad = await runCli(['validate', dir], { WSYNC_MAX_INPUT_BYTES: 'lots' });
+    const bad = await runCli(['validate', dir], { env: { WSYNC_MAX_INPUT_BYTES: 'lots' } });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('WSYNC_MAX_INPUT_BYTES: "lots" is not a size');
   });

@@ -1,19 +1,14 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readDesired } from '../../src/source/index.js';
 import { createSecretSources, interpolate } from '../../src/source/interpolate.js';
-import { doc, errorsOf, makeTree, readOne } from './helpers.js';
+import { useScratch, type Files } from '../support/tree.js';
+import { doc } from '../support/yaml.js';
+import { errorsOf, readOne } from './helpers.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-function secretsDir(files: Record<string, string>): string {
-  const { dir, cleanup } = makeTree(files, 'wsync-secrets-');
-  cleanups.push(cleanup);
-  return dir;
-}
+const scratch = useScratch('wsync-secrets-');
+const secretsDir = (files: Files): string => scratch.tree(files);
 
 const slack = (url: string): string =>
   doc('kind: Notifier', 'metadata:', '  name: oncall', 'spec:', '  properties:', '    slack:', `      slackUrl: ${url}`);
@@ -158,8 +153,7 @@ describe('${file:PATH}', () => {
 
   it('serves a file used by several documents in several files', async () => {
     const secrets = secretsDir({ url: 'https://hooks.slack.com/x' });
-    const { dir, cleanup } = makeTree({ 'a.yaml': slack('${file:url}'), 'b.yaml': slack('${file:url}').replace('oncall', 'other') });
-    cleanups.push(cleanup);
+    const dir = scratch.tree({ 'a.yaml': slack('${file:url}'), 'b.yaml': slack('${file:url}').replace('oncall', 'other') });
     const desired = await readDesired(dir, { secretsDir: secrets, env: {} });
     expect(desired.diagnostics).toEqual([]);
     expect(desired.resources).toHaveLength(2);

@@ -1,10 +1,8 @@
 // validate never crashes and never hangs: for any text, and for YAML that looks more or less like
-// resources, the result is resources plus diagnostics, never an exception.
+// resources, the result is resources plus diagnostics, never an exception. A hang fails on the
+// test's timeout; how fast validate is belongs to the benchmarks (bench/validate.mjs).
 import fc from 'fast-check';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { hasErrors } from '../../src/core/diagnostics.js';
 import type { Desired } from '../../src/core/types.js';
@@ -12,7 +10,9 @@ import { KIND_NAMES } from '../../src/kinds/index.js';
 import { desiredFromTexts } from '../../src/source/index.js';
 import { runValidate } from '../../src/cli/commands/validate/action.js';
 import { renderValidation } from '../../src/cli/commands/validate/report.js';
+import { useScratch } from '../support/tree.js';
 
+const scratch = useScratch('wsync-property-');
 const RUNS = 200;
 /** Far above the few milliseconds a run takes: a run this slow is a hang, not a slow machine. */
 const HANG_MS = 5000;
@@ -83,17 +83,11 @@ function checkResult(desired: Desired): void {
   expect(text.output).not.toContain(ENV.SECRET);
 }
 
-function timed(run: () => void): void {
-  const started = performance.now();
-  run();
-  expect(performance.now() - started).toBeLessThan(HANG_MS);
-}
-
 describe('validate on arbitrary input', () => {
   it('arbitrary text never throws', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 2000 }), (text) => {
-        timed(() => checkResult(desiredFromTexts([{ path: 'a.yaml', text }], { env: ENV })));
+        checkResult(desiredFromTexts([{ path: 'a.yaml', text }], { env: ENV }));
       }),
       { numRuns: RUNS },
     );
@@ -102,7 +96,7 @@ describe('validate on arbitrary input', () => {
   it('YAML-ish token soup never throws', () => {
     fc.assert(
       fc.property(yamlish, (text) => {
-        timed(() => checkResult(desiredFromTexts([{ path: 'a.yaml', text }], { env: ENV })));
+        checkResult(desiredFromTexts([{ path: 'a.yaml', text }], { env: ENV }));
       }),
       { numRuns: RUNS },
     );
@@ -112,23 +106,16 @@ describe('validate on arbitrary input', () => {
     fc.assert(
       fc.property(documents, fc.nat(), fc.nat(), (text, cut, splice) => {
         const mangled = text.slice(0, cut % (text.length + 1)) + text.slice(splice % (text.length + 1));
-        timed(() => checkResult(desiredFromTexts([{ path: 'a.yaml', text }, { path: 'b.yml', text: mangled }], { env: ENV })));
+        checkResult(desiredFromTexts([{ path: 'a.yaml', text }, { path: 'b.yml', text: mangled }], { env: ENV }));
       }),
       { numRuns: RUNS },
     );
   });
 
-  const dirs: string[] = [];
-  afterAll(() => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-
   it('the validate command over a directory of such files never throws', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(documents, { minLength: 1, maxLength: 3 }), async (texts) => {
-        const dir = mkdtempSync(join(tmpdir(), 'wsync-property-'));
-        dirs.push(dir);
-        texts.forEach((text, i) => writeFileSync(join(dir, `f${i}.yaml`), text));
+        const dir = scratch.tree(Object.fromEntries(texts.map((text, i) => [`f${i}.yaml`, text])));
         for (const format of ['text', 'json'] as const) {
           const result = await runValidate([dir], { format, env: ENV });
           expect([0, 1]).toContain(result.exitCode);

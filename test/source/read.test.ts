@@ -1,18 +1,13 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readDesired, readDesiredPaths, rootOfPaths } from '../../src/source/index.js';
-import { doc, errorsOf, makeTree, readOne } from './helpers.js';
+import { useScratch, type Files } from '../support/tree.js';
+import { doc } from '../support/yaml.js';
+import { errorsOf, readOne } from './helpers.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-function tree(files: Record<string, string>): string {
-  const { dir, cleanup } = makeTree(files);
-  cleanups.push(cleanup);
-  return dir;
-}
+const scratch = useScratch('wsync-source-');
+const tree = (files: Files): string => scratch.tree(files);
 
 const org = (name: string): string => doc('kind: Org', 'metadata:', `  name: ${name}`);
 const monitor = `apiVersion: wsync/v1
@@ -251,12 +246,10 @@ describe('readDesired: documents', () => {
     expect(errorsOf(readOne('a:\n\tb: 1\n'))).toMatchObject([{ code: 'yaml-syntax', line: 2 }]);
   });
 
-  it('bounds alias expansion: a billion-laughs document is one error, quickly', () => {
+  it('bounds alias expansion: a billion-laughs document is one error, not an expansion', () => {
     const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
     for (let i = 1; i < 10; i++) lines.push(`a${i}: &a${i} [${Array.from({ length: 10 }, () => `*a${i - 1}`).join(', ')}]`);
-    const started = Date.now();
     const desired = readOne(`apiVersion: wsync/v1\nkind: Org\nmetadata: {name: bomb}\nspec:\n  ${lines.join('\n  ')}\n`);
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(errorsOf(desired)).toMatchObject([{ code: 'alias-limit', kind: 'Org', name: 'bomb' }]);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkReferences } from '../../src/source/index.js';
-import { doc, readOne } from './helpers.js';
+import { doc } from '../support/yaml.js';
+import { readOne } from './helpers.js';
 
 const notifier = (name: string): string =>
   doc('kind: Notifier', 'metadata:', `  name: ${name}`, 'spec:', '  properties:', '    email:', '      emails: [a@example.com]');

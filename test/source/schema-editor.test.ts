@@ -10,10 +10,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { getLanguageService, type LanguageService } from 'yaml-language-server';
 import { writeSchemas } from '../../src/source/schema-files.js';
-import { packageRoot } from '../../src/util/package-root.js';
-import { makeTree } from './helpers.js';
+import { ROOT } from '../support/paths.js';
+import { makeTree } from '../support/tree.js';
 
-const root = packageRoot();
+const root = ROOT;
 const examples = join(root, 'config-examples');
 const MODELINE = /^# yaml-language-server: \$schema=(\S+)\s*$/;
 

@@ -2,15 +2,9 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  collect,
-  DEMO_SECRETS,
-  examplesWorkspace,
-  runCli,
-  sleep,
-  spawnCli,
-  type Workspace,
-} from '../../apply/helpers.js';
+import { runCli, spawnCli } from '../../support/cli.js';
+import { waitUntil } from '../../support/wait.js';
+import { DEMO_SECRETS, examplesWorkspace, type Workspace } from '../../support/workspace.js';
 
 let workspace: Workspace | undefined;
 afterEach(async () => {
@@ -20,7 +14,7 @@ afterEach(async () => {
 
 describe('wsync apply', () => {
   it('documents its flags', async () => {
-    const help = await runCli(['apply', '--help'], {});
+    const help = await runCli(['apply', '--help']);
     expect(help.code).toBe(0);
     for (const flag of [
       '--state-dir',
@@ -42,14 +36,14 @@ describe('wsync apply', () => {
     ]) {
       expect(help.stdout).toContain(flag);
     }
-    const bad = await runCli(['apply', '--concurrency', '0'], {});
+    const bad = await runCli(['apply', '--concurrency', '0']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('--concurrency');
   });
 
   it('says what to set when there is no API to talk to, and writes nothing', async () => {
     workspace = await examplesWorkspace();
-    const result = await runCli(['apply', workspace.tree], DEMO_SECRETS);
+    const result = await runCli(['apply', workspace.tree], { env: DEMO_SECRETS });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('WSYNC_URL');
   });
@@ -129,30 +123,25 @@ describe('wsync apply', () => {
   it('lets only one apply run on a state directory; the second names the holder pid', async () => {
     workspace = await examplesWorkspace();
     await workspace.emulator.faults({ latencyMs: [300, 300] });
-    const first = spawnCli(['apply', workspace.tree], workspace.env);
-    const firstDone = collect(first);
+    const first = spawnCli(['apply', workspace.tree], { env: workspace.env });
+    const pid = String(first.child.pid);
     const lockFile = join(workspace.stateDir, 'lock');
-    for (let i = 0; i < 500; i++) {
-      const held = await readFile(lockFile, 'utf8').catch(() => '');
-      if (held.includes(String(first.pid))) break;
-      await sleep(10);
-    }
+    await waitUntil(async () => (await readFile(lockFile, 'utf8').catch(() => '')).includes(pid), { intervalMs: 10, what: 'the lock of the first apply' });
     const second = await workspace.apply();
     expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(new RegExp(`state directory .*\\.wsync is locked by pid ${first.pid} \\(started [^)]+\\); another apply is running`));
+    expect(second.stderr).toMatch(new RegExp(`state directory .*\\.wsync is locked by pid ${pid} \\(started [^)]+\\); another apply is running`));
     await workspace.emulator.faults({ latencyMs: null });
-    const firstResult = await firstDone;
+    const firstResult = await first.done;
     expect(firstResult.code, firstResult.stderr).toBe(0);
   });
 
   it('stops between writes on SIGTERM: what ran is recorded, nothing new starts, the lock is released', async () => {
     workspace = await examplesWorkspace();
     await workspace.emulator.faults({ latencyMs: [60, 60] });
-    const child = spawnCli(['apply', workspace.tree, '--concurrency', '1'], workspace.env);
-    const done = collect(child);
-    for (let i = 0; i < 1000 && (await workspace.emulator.writes()).length === 0; i++) await sleep(10);
-    child.kill('SIGTERM');
-    const result = await done;
+    const apply = spawnCli(['apply', workspace.tree, '--concurrency', '1'], { env: workspace.env });
+    await waitUntil(async () => (await workspace!.emulator.writes()).length > 0, { intervalMs: 10, what: 'the first write' });
+    apply.child.kill('SIGTERM');
+    const result = await apply.done;
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('SIGTERM: finishing the writes in flight');
     expect(result.stdout).toMatch(/Apply stopped: \d+ created/);

@@ -1,22 +1,15 @@
 // End to end: `node bin/wsync.js validate` (build first: npm test does).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderValidation } from '../../../src/cli/commands/validate/report.js';
 import { readDesired } from '../../../src/source/index.js';
-import { packageRoot } from '../../../src/util/package-root.js';
-import { makeTree } from '../../source/helpers.js';
-import { runCli } from '../run-cli.js';
+import { runCli } from '../../support/cli.js';
+import { EXAMPLES_DIR } from '../../support/paths.js';
+import { useScratch, type Files } from '../../support/tree.js';
 
-const cleanups: (() => void)[] = [];
-afterAll(() => {
-  for (const cleanup of cleanups) cleanup();
-});
-function tree(files: Record<string, string>, prefix?: string): string {
-  const { dir, cleanup } = makeTree(files, prefix);
-  cleanups.push(cleanup);
-  return dir;
-}
+const scratch = useScratch('wsync-validate-');
+const tree = (files: Files, prefix?: string): string => scratch.tree(files, prefix);
 
 const EXAMPLE_ENV = {
   WSYNC_SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T000/B000/example',
@@ -47,7 +40,7 @@ ${extra}`;
 
 describe('wsync validate', () => {
   it('passes the examples: exit 0 and a summary line', async () => {
-    const result = await runCli(['validate', join(packageRoot(), 'config-examples')], EXAMPLE_ENV);
+    const result = await runCli(['validate', EXAMPLES_DIR], { env: EXAMPLE_ENV });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^\d+ resources in \d+ files: valid\n$/);
@@ -55,7 +48,7 @@ describe('wsync validate', () => {
 
   it('defaults DIR to the working directory', async () => {
     const dir = tree({ 'n.yaml': notifier });
-    const result = await runCli(['validate'], {}, dir);
+    const result = await runCli(['validate'], { cwd: dir });
     expect(result).toMatchObject({ code: 0, stdout: '1 resource in 1 file: valid\n' });
   });
 
@@ -127,11 +120,11 @@ describe('wsync validate', () => {
   });
 
   it('--secrets-as-written checks the references without the secrets (a fork\'s pull request: empty values)', async () => {
-    const examples = join(packageRoot(), 'config-examples');
+    const examples = EXAMPLES_DIR;
     const empty = Object.fromEntries(Object.keys(EXAMPLE_ENV).map((name) => [name, '']));
-    const without = await runCli(['validate', examples], empty);
+    const without = await runCli(['validate', examples], { env: empty });
     expect(without.code).toBe(1);
-    const asWritten = await runCli(['validate', examples, '--secrets-as-written'], empty);
+    const asWritten = await runCli(['validate', examples, '--secrets-as-written'], { env: empty });
     expect(asWritten.stderr).toBe('');
     expect(asWritten).toMatchObject({ code: 0 });
     // A reference that could never work is still an error.
@@ -147,7 +140,7 @@ describe('wsync validate', () => {
       'n.yaml': 'apiVersion: wsync/v1\nkind: Notifier\nmetadata: {name: s}\nspec:\n  properties:\n    slack: {slackUrl: "${file:slack-url}"}\n',
     });
     expect(await runCli(['validate', dir, '--secrets-dir', secrets])).toMatchObject({ code: 0 });
-    expect(await runCli(['validate', dir], { WSYNC_SECRETS_DIR: secrets })).toMatchObject({ code: 0 });
+    expect(await runCli(['validate', dir], { env: { WSYNC_SECRETS_DIR: secrets } })).toMatchObject({ code: 0 });
     const none = await runCli(['validate', dir]);
     expect(none.code).toBe(1);
     expect(none.stdout).toContain('--secrets-dir');
@@ -270,7 +263,7 @@ spec:
     const { dir, secretsDir } = secretTree();
     const outputs: string[] = [];
     for (const args of [[], ['--format', 'json'], ['--quiet'], ['--format', 'json', '--quiet']]) {
-      const result = await runCli(['validate', dir, '--secrets-dir', secretsDir, ...args], env);
+      const result = await runCli(['validate', dir, '--secrets-dir', secretsDir, ...args], { env: env });
       expect(result.code).toBe(1);
       outputs.push(result.stdout, result.stderr);
     }
@@ -301,14 +294,14 @@ describe('wsync validate FILE... (as a pre-commit hook passes them)', () => {
       'monitors/a.yaml': monitor('checkout', '  treshold: 3\n'),
       'monitors/broken.yaml': 'apiVersion: wsync/v1\nkind: Monitor\nmetadata: {name: broken\n',
     });
-    const result = await runCli(['validate', 'monitors/a.yaml', 'notifiers.yaml'], {}, dir);
+    const result = await runCli(['validate', 'monitors/a.yaml', 'notifiers.yaml'], { cwd: dir });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('');
     expect(result.stdout.trimEnd().split('\n')).toEqual([
       'monitors/a.yaml:11:3: Monitor/checkout: spec: unknown field "treshold" (did you mean "threshold"?)',
       '2 resources in 2 files: 1 error',
     ]);
-    const valid = await runCli(['validate', 'notifiers.yaml', '--format', 'json'], {}, dir);
+    const valid = await runCli(['validate', 'notifiers.yaml', '--format', 'json'], { cwd: dir });
     expect(valid.code).toBe(0);
     expect(JSON.parse(valid.stdout)).toEqual({ valid: true, resources: 1, files: 1, skipped: 0, errors: 0, warnings: 0, diagnostics: [] });
   });
@@ -326,13 +319,13 @@ describe('wsync validate FILE... (as a pre-commit hook passes them)', () => {
 
   it('mixes files and directories, reading a file reached twice once', async () => {
     const dir = tree({ 'roles/r.yaml': role('r'), 'roles/q.yaml': role('q'), 'n.yaml': notifier });
-    const result = await runCli(['validate', 'roles', 'roles/r.yaml', 'n.yaml'], {}, dir);
+    const result = await runCli(['validate', 'roles', 'roles/r.yaml', 'n.yaml'], { cwd: dir });
     expect(result).toMatchObject({ code: 0, stdout: '3 resources in 3 files: valid\n' });
   });
 
   it('a missing file is exit 1 with the reason, and the other files are still checked', async () => {
     const dir = tree({ 'n.yaml': notifier, 'a.yaml': monitor('checkout', '  treshold: 3\n') });
-    const result = await runCli(['validate', 'gone.yaml', 'a.yaml'], {}, dir);
+    const result = await runCli(['validate', 'gone.yaml', 'a.yaml'], { cwd: dir });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('gone.yaml: no such file\n');
     expect(result.stdout).toContain('a.yaml:11:3: Monitor/checkout: spec: unknown field "treshold"');
@@ -347,12 +340,12 @@ describe('wsync validate FILE... (as a pre-commit hook passes them)', () => {
       'bad/r.yaml': role('r'),
     });
     // wsync.yaml counts as a file read (and skipped: it is no resource).
-    expect(await runCli(['validate', 'ws'], {}, dir)).toMatchObject({ code: 0, stdout: '1 resource in 2 files: valid\n' });
-    const lone = await runCli(['validate', 'ws/n.yaml'], {}, dir);
+    expect(await runCli(['validate', 'ws'], { cwd: dir })).toMatchObject({ code: 0, stdout: '1 resource in 2 files: valid\n' });
+    const lone = await runCli(['validate', 'ws/n.yaml'], { cwd: dir });
     expect(lone.code).toBe(1);
     expect(lone.stdout).toContain('--secrets-dir');
-    expect(await runCli(['validate', 'ws/n.yaml', '--secrets-dir', secrets], {}, dir)).toMatchObject({ code: 0 });
-    const both = await runCli(['validate', 'ws', 'bad'], {}, dir);
+    expect(await runCli(['validate', 'ws/n.yaml', '--secrets-dir', secrets], { cwd: dir })).toMatchObject({ code: 0 });
+    const both = await runCli(['validate', 'ws', 'bad'], { cwd: dir });
     expect(both.code).toBe(1);
     expect(both.stdout).toBe('bad/wsync.yaml:2:1: unknown setting "prune"\n2 resources in 4 files: 1 error\n');
   });

@@ -1,0 +1,46 @@
+// Resource files as text, for trees a test writes.
+
+/** `apiVersion: wsync/v1` + the lines, as one document. */
+export function doc(...lines: string[]): string {
+  return ['apiVersion: wsync/v1', ...lines, ''].join('\n');
+}
+
+/** A YAML document of one resource; the spec in flow style (JSON). */
+export function resource(kind: string, name: string, spec: Record<string, unknown>, annotations?: Record<string, string>): string {
+  const meta = annotations
+    ? `metadata:\n  name: ${JSON.stringify(name)}\n  annotations:\n${Object.entries(annotations)
+        .map(([k, v]) => `    ${k}: ${JSON.stringify(v)}`)
+        .join('\n')}\n`
+    : `metadata:\n  name: ${JSON.stringify(name)}\n`;
+  return `apiVersion: wsync/v1\nkind: ${kind}\n${meta}spec: ${JSON.stringify(spec)}\n`;
+}
+
+/** An e-mail notifier to oncall@example.com. */
+export function notifierYaml(name: string): string {
+  return `apiVersion: wsync/v1
+kind: Notifier
+metadata:
+  name: ${name}
+spec:
+  properties:
+    email:
+      emails: [oncall@example.com]
+`;
+}
+
+/** A threshold monitor on 5xx counts, notifying `notifier`. */
+export function monitorYaml(name: string, threshold: number, notifier = 'team-email'): string {
+  return `apiVersion: wsync/v1
+kind: Monitor
+metadata:
+  name: ${name}
+spec:
+  type: Threshold
+  aplQuery: "['app'] | where status >= 500 | summarize count() by bin_auto(_time)"
+  operator: Above
+  threshold: ${threshold}
+  intervalMinutes: 5
+  rangeMinutes: 10
+  notifiers: [${notifier}]
+`;
+}
