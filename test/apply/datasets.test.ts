@@ -7,18 +7,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WRITER_LEASE_GROUP } from '../../src/core/writer-lease-record.js';
-import {
-  idOf,
-  named,
-  removeDir,
-  resource,
-  runCli,
-  startTestEmulator,
-  tempDir,
-  writeTree,
-  type CliResult,
-  type TestEmulator,
-} from './helpers.js';
+import { runCli, type CliResult } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { removeDir, tempDir, writeTree } from '../support/tree.js';
+import { idOf, named } from '../support/workspace.js';
+import { resource } from '../support/yaml.js';
 
 const ORDERS = { description: 'Orders', kind: 'otel:logs:v1', retentionDays: 30, useRetentionPeriod: true, mapFields: ['attributes', 'resource'] };
 const VIEW = { datasets: ['orders'], aplQuery: "['orders'] | where amount > 100", description: 'Large orders' };
@@ -56,13 +49,13 @@ afterEach(async () => {
 
 /** A bare emulator (one dataset made by ingest) and an empty tree beside its state directory. */
 async function setUp(): Promise<{ emulator: TestEmulator; tree: string; wsync: (args: string[]) => Promise<CliResult> }> {
-  emulator = await startTestEmulator({ seedFile: undefined });
+  emulator = await startTestEmulator();
   await emulator.seed({ datasets: [{ name: 'ingested', description: 'made by ingest', fields: [{ name: 'labels', type: 'string' }] }] });
   dir = await tempDir('wsync-datasets-');
   const tree = join(dir, 'tree');
   const state = join(dir, 'state');
   const env = emulator.env;
-  return { emulator, tree, wsync: (args) => runCli([...args, '--state-dir', state], env) };
+  return { emulator, tree, wsync: (args) => runCli([...args, '--state-dir', state], { env }) };
 }
 
 function paths(requests: { method: string; path: string }[]): string[] {
