@@ -92,7 +92,11 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
     // Nothing is written, not even an adoption into the inventory, while another wsync writes the
     // workspace (WriterLeaseError).
     const lease = input.writerLease ?? (plan.changes.some((c) => isWriteAction(c.action)) ? writerLeaseFor(input, state) : undefined);
-    await lease?.hold();
+    if (lease) {
+      // The lease names this state directory's writer id: it must be on disk before the workspace holds it.
+      await state.prepareWrites();
+      await lease.hold();
+    }
     const result = await applyPlan({
       plan,
       desired,

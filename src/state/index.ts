@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import type { Inventory, InventoryEntry, KindName } from '../core/types.js';
 import { writeFileAtomic } from './atomic.js';
+import { ensureStateGitignore, makePrivateDir, removeUnusedStateDir, stateDirGitExposure, type PreparedDir } from './directory.js';
 import {
   HASH_KEY_FILE,
   INVENTORY_FILE,
@@ -15,10 +15,11 @@ import {
 } from './inventory-file.js';
 import { acquireLock, StateLockLostError, type HeldLock, type LockOptions, type LockOwner } from './lock.js';
 
-export { loadInventory, InventoryFileError } from './inventory-file.js';
+export { loadInventory, readWriterId, InventoryFileError } from './inventory-file.js';
 export { DEFAULT_LOCK_LEASE_MS, StateLockedError, StateLockLostError, type LockOwner } from './lock.js';
 export { writeTokenSecret, tokenFileName } from './tokens.js';
 export { writeFileAtomic } from './atomic.js';
+export { makePrivateDir, stateDirGitExposure } from './directory.js';
 
 export interface OpenStateOptions {
   /** Take `<stateDir>/lock` for as long as the handle is open (apply, the daemon). */
@@ -47,6 +48,12 @@ export interface StateHandle {
   close(): Promise<void>;
   /** Renews the lock's lease now (a timer does it every quarter of the lease while the handle is open). */
   renewLock(): Promise<void>;
+  /**
+   * Writes the hash key and writer id if they are not on disk yet: before the first write of the
+   * workspace (the writer lease names the id). Records do it themselves; nothing else writes them,
+   * so a command that writes nothing leaves no state behind.
+   */
+  prepareWrites(): Promise<void>;
 }
 
 /** The state directory as a user would name it: relative to the working directory when inside it. */
@@ -55,34 +62,50 @@ export function displayStateDir(stateDir: string): string {
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : stateDir;
 }
 
-/** A random id for this state directory, made once: who writes, in the workspace's writer lease. */
-async function ensureWriterId(stateDir: string): Promise<string> {
-  const existing = await readWriterId(stateDir);
-  if (existing !== undefined) return existing;
-  const id = randomBytes(16).toString('hex');
-  await writeFileAtomic(join(stateDir, WRITER_ID_FILE), `${id}\n`, 0o600);
-  return id;
+/**
+ * The hash key and writer id of a state directory: read when they exist, otherwise made in memory
+ * and written only once something is written into the directory (`prepareWrites`).
+ */
+async function stateKeys(stateDir: string): Promise<{ hashKey: string; writerId: string; onDisk: boolean }> {
+  const [hashKey, writerId] = [await readHashKey(stateDir), await readWriterId(stateDir)];
+  return {
+    hashKey: hashKey ?? randomBytes(32).toString('hex'),
+    // A random id for this state directory, made once: who writes, in the workspace's writer lease.
+    writerId: writerId ?? randomBytes(16).toString('hex'),
+    onDisk: hashKey !== undefined && writerId !== undefined,
+  };
 }
 
-async function ensureHashKey(stateDir: string): Promise<string> {
-  const existing = await readHashKey(stateDir);
-  if (existing !== undefined) return existing;
-  const key = randomBytes(32).toString('hex');
-  await writeFileAtomic(join(stateDir, HASH_KEY_FILE), `${key}\n`, 0o600);
-  return key;
+/** State directories whose git exposure was already told (the daemon opens its state more than once). */
+const warnedExposure = new Set<string>();
+
+/** Warns once per directory when git would commit what the state directory holds. */
+async function warnIfGitWouldCommit(stateDir: string, warn: (message: string) => void): Promise<void> {
+  if (warnedExposure.has(stateDir)) return;
+  const why = await stateDirGitExposure(stateDir);
+  if (why === undefined) return;
+  warnedExposure.add(stateDir);
+  warn(
+    `state directory ${displayStateDir(stateDir)} is inside a git work tree and ${why}. ` +
+      'It holds the hash key, the inventory and API token secrets: never commit it (or use --state-dir outside the tree)',
+  );
 }
 
 export async function openState(stateDir: string, options: OpenStateOptions): Promise<StateHandle> {
   const warn = options.warn ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
-  await mkdir(stateDir, { recursive: true, mode: 0o700 });
+  const prepared = await makePrivateDir(stateDir);
   const lock = options.lock ? await acquireLock(stateDir, displayStateDir(stateDir), warn, options.lease) : undefined;
   try {
+    if (options.lock) {
+      await ensureStateGitignore(stateDir);
+      await warnIfGitWouldCommit(stateDir, warn);
+    }
     const loaded = await loadInventory(stateDir);
-    const hashKey = await ensureHashKey(stateDir);
-    const writerId = await ensureWriterId(stateDir);
-    return createHandle(stateDir, loaded.entries, hashKey, writerId, lock);
+    const keys = await stateKeys(stateDir);
+    return createHandle({ dir: stateDir, initial: loaded.entries, ...keys, lock, prepared });
   } catch (err) {
     await lock?.release();
+    await removeUnusedStateDir(prepared).catch(() => undefined);
     throw err;
   }
 }
@@ -91,14 +114,29 @@ function slot(kind: KindName, key: string): string {
   return `${kind}\u0000${key}`;
 }
 
-function createHandle(
-  dir: string,
-  initial: InventoryEntry[],
-  hashKey: string,
-  writerId: string,
-  lock: HeldLock | undefined,
-): StateHandle {
+interface HandleInput {
+  dir: string;
+  initial: InventoryEntry[];
+  hashKey: string;
+  writerId: string;
+  /** Whether the hash key and writer id are in files already. */
+  onDisk: boolean;
+  lock: HeldLock | undefined;
+  prepared: PreparedDir;
+}
+
+function createHandle(input: HandleInput): StateHandle {
+  const { dir, initial, hashKey, writerId, lock, prepared } = input;
   const file = join(dir, INVENTORY_FILE);
+  let keysWritten: Promise<void> | undefined = input.onDisk ? Promise.resolve() : undefined;
+  /** The hash key and writer id go to disk before the first record, or before the writer lease names the id. */
+  function prepareWrites(): Promise<void> {
+    keysWritten ??= (async () => {
+      if ((await readHashKey(dir)) === undefined) await writeFileAtomic(join(dir, HASH_KEY_FILE), `${hashKey}\n`, 0o600);
+      if ((await readWriterId(dir)) === undefined) await writeFileAtomic(join(dir, WRITER_ID_FILE), `${writerId}\n`, 0o600);
+    })();
+    return keysWritten;
+  }
   // One entry per (kind, key); `ids` finds the entry of an id (forget, and a record under a new key).
   const entries = new Map<string, InventoryEntry>();
   const ids = new Map<string, string>();
@@ -115,6 +153,7 @@ function createHandle(
     if (queued) return queued;
     const next = chain
       .catch(() => undefined)
+      .then(prepareWrites)
       .then(() => {
         queued = undefined;
         return writeFileAtomic(file, serializeInventory([...entries.values()]), 0o600);
@@ -169,6 +208,10 @@ function createHandle(
     renewLock() {
       return lock?.refresh() ?? Promise.resolve();
     },
+    prepareWrites() {
+      assertOpen();
+      return prepareWrites();
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -176,6 +219,8 @@ function createHandle(
         await chain;
       } finally {
         await lock?.release();
+        // Nothing was written through this handle: a directory it made for nothing goes again.
+        if (keysWritten === undefined) await removeUnusedStateDir(prepared).catch(() => undefined);
       }
     },
   };

@@ -1,6 +1,6 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic.js';
+import { makePrivateDir } from './directory.js';
 
 /** A token name as a file name: no separators, no leading dot, nothing a shell would trip on. */
 export function tokenFileName(name: string): string {
@@ -13,7 +13,8 @@ export function tokenFileName(name: string): string {
  * The secret is the file's only content, with a trailing newline, so `$(cat file)` gives it back.
  */
 export async function writeTokenSecret(dir: string, name: string, secret: string): Promise<string> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  // 0700 with a .gitignore of *, wherever --token-output-dir points.
+  await makePrivateDir(dir);
   const path = join(dir, tokenFileName(name));
   await writeFileAtomic(path, `${secret}\n`, 0o600);
   return path;

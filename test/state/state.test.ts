@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, stat, writeFile, mkdir } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,14 +65,15 @@ describe('loadInventory', () => {
 });
 
 describe('openState', () => {
-  it('creates a 0600 hash key and persists every record before it resolves, sorted by kind and key', async () => {
+  it('creates a 0600 hash key with the first record and persists every record before it resolves, sorted by kind and key', async () => {
     const state = await openState(dir, { lock: true });
+    expect(existsSync(join(dir, 'hash.key'))).toBe(false);
+    await state.record({ kind: 'Notifier', key: 'b', id: 'notify_2', secretHashes: { '/properties/slack/slackUrl': 'hmac-sha256:x' } });
     const key = (await readFile(join(dir, 'hash.key'), 'utf8')).trim();
     expect(key).toMatch(/^[0-9a-f]{64}$/);
     expect((await stat(join(dir, 'hash.key'))).mode & 0o777).toBe(0o600);
     expect(state.inventory.hashKey).toBe(key);
 
-    await state.record({ kind: 'Notifier', key: 'b', id: 'notify_2', secretHashes: { '/properties/slack/slackUrl': 'hmac-sha256:x' } });
     expect((await readInventoryFile(dir)).entries).toEqual([
       { kind: 'Notifier', key: 'b', id: 'notify_2', secretHashes: { '/properties/slack/slackUrl': 'hmac-sha256:x' } },
     ]);
@@ -113,7 +115,7 @@ describe('openState', () => {
     const entries = (await readInventoryFile(dir)).entries;
     expect(entries).toHaveLength(60);
     expect(entries[0]?.key).toBe('n00');
-    expect((await readdir(dir)).sort()).toEqual(['hash.key', 'inventory.json', 'writer-id']);
+    expect((await readdir(dir)).sort()).toEqual(['.gitignore', 'hash.key', 'inventory.json', 'writer-id']);
   });
 
   it('refuses a second holder while the lock is held, naming the holder pid, and frees it on close', async () => {
@@ -172,7 +174,7 @@ describe('token files', () => {
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     await writeTokenSecret(tokens, 'ci-annotations', 'xapt-rotated');
     expect(await readFile(path, 'utf8')).toBe('xapt-rotated\n');
-    expect(await readdir(tokens)).toEqual(['ci-annotations']);
+    expect((await readdir(tokens)).sort()).toEqual(['.gitignore', 'ci-annotations']);
   });
 
   it('never lets a name escape the directory', async () => {
