@@ -5,8 +5,7 @@ import type { ApiClient } from '../api/types.js';
 import type { KindName } from '../core/types.js';
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import { isPerDataset, readLive, type LiveScope } from '../live/index.js';
-import { loadSchemas } from '../source/schema-files.js';
-import { schemaDir } from '../util/package-root.js';
+import { loadSchemas, schemaFileTexts } from '../source/schema-files.js';
 import type { SchemaSet } from './schema-order.js';
 import { exportWorkspace, type ExportResult } from './workspace.js';
 import { writeTree } from './write-tree.js';
@@ -16,7 +15,10 @@ export interface LiveExportOptions {
   out: string;
   /** The kinds to export, in dependency order. */
   kinds: readonly KindName[];
-  /** Where the files' `$schema` lines point: a URL or a path; default the installed schemas folder. */
+  /**
+   * Where the files' `$schema` lines point: a URL or a path. Default: the schemas themselves,
+   * written into OUT/.schemas, so the lines still point somewhere once the folder is committed.
+   */
   schemaBase?: string;
 }
 
@@ -37,10 +39,14 @@ function isUrl(text: string): boolean {
   return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(text) && !/^[A-Za-z]:[\\/]/.test(text);
 }
 
+/** The folder of OUT the schemas go to when no `--schema-base` is given. */
+export const EXPORT_SCHEMA_FOLDER = '.schemas';
+
 /** The `$schema` base as exportWorkspace wants it: a URL, or the schemas folder relative to `out`. */
-export function schemaBaseFor(out: string, base: string | undefined, installed: string): string {
-  if (base !== undefined && isUrl(base)) return base;
-  const target = base === undefined ? installed : resolve(base);
+export function schemaBaseFor(out: string, base: string | undefined): string {
+  if (base === undefined) return EXPORT_SCHEMA_FOLDER;
+  if (isUrl(base)) return base;
+  const target = resolve(base);
   const rel = relative(resolve(out), target);
   // Another drive (Windows): only an absolute reference can reach it.
   if (isAbsolute(rel)) return target.split(sep).join('/');
@@ -50,11 +56,14 @@ export function schemaBaseFor(out: string, base: string | undefined, installed: 
 /** Reads what the exported kinds need and turns it into files; writes nothing. */
 export async function exportLive(client: ApiClient, options: LiveExportOptions): Promise<ExportResult> {
   const live = await readLive(client, readScope(options.kinds));
-  return exportWorkspace(live, {
+  const result = exportWorkspace(live, {
     kinds: options.kinds,
     schemas: Object.fromEntries(loadSchemas()) as SchemaSet,
-    schemaBase: schemaBaseFor(options.out, options.schemaBase, schemaDir()),
+    schemaBase: schemaBaseFor(options.out, options.schemaBase),
   });
+  if (options.schemaBase !== undefined) return result;
+  const schemaFiles = schemaFileTexts().map(({ file, text }) => ({ path: `${EXPORT_SCHEMA_FOLDER}/${file}`, content: text }));
+  return { ...result, files: [...result.files, ...schemaFiles] };
 }
 
 /** Writes the files under `out`; with `force`, the folders of the exported kinds are replaced. */
@@ -63,5 +72,8 @@ export async function writeExport(
   result: ExportResult,
   options: { kinds: readonly KindName[]; force: boolean },
 ): Promise<void> {
-  await writeTree(out, result.files, { force: options.force, folders: options.kinds.map((kind) => KINDS[kind].plural) });
+  const folders = options.kinds.map((kind) => KINDS[kind].plural);
+  // The schemas written with the files are replaced with them (a newer wsync's schemas).
+  if (result.files.some((file) => file.path.startsWith(`${EXPORT_SCHEMA_FOLDER}/`))) folders.push(EXPORT_SCHEMA_FOLDER);
+  await writeTree(out, result.files, { force: options.force, folders });
 }

@@ -160,6 +160,17 @@ export class WriterLease {
   }
 
   /**
+   * Throws WriterLeaseError when another writer holds the lease; writes nothing to the workspace
+   * (export, before it records what it wrote as owned).
+   */
+  async check(): Promise<void> {
+    const groups = await this.list();
+    if (groups === undefined) return;
+    const decision = decideLease(groups, this.writer.id, this.clock());
+    if (decision.action === 'refuse') throw new WriterLeaseError(decision.holder, this.writer);
+  }
+
+  /**
    * Renews a lease this writer holds, if due (the daemon's timer): a lease found taken over is
    * reported and dropped, and the next reconcile is refused.
    */

@@ -27,6 +27,11 @@ function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** Every schema as the file `schema --write` and `export` write: name and text, in name order. */
+export function schemaFileTexts(): Array<{ file: string; text: string }> {
+  return [...loadSchemas()].map(([file, schema]) => ({ file, text: `${JSON.stringify(schema, null, 2)}\n` }));
+}
+
 /**
  * Every schema file into `dir` (created when missing), each replaced atomically, so that
  * `# yaml-language-server: $schema=` lines can point at a folder that does not move when wsync is
@@ -39,10 +44,10 @@ export async function writeSchemas(dir: string): Promise<string[]> {
     throw new Error(`cannot create ${dir}: ${errorText(err)}`);
   }
   const written: string[] = [];
-  for (const [file, schema] of loadSchemas()) {
+  for (const { file, text } of schemaFileTexts()) {
     const path = join(dir, file);
     try {
-      await writeFileAtomic(path, `${JSON.stringify(schema, null, 2)}\n`, 0o644);
+      await writeFileAtomic(path, text, 0o644);
     } catch (err) {
       throw new Error(`cannot write ${path}: ${errorText(err)}`);
     }

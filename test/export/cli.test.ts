@@ -8,6 +8,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { GROUPS_PATH, WRITER_LEASE_GROUP } from '../../src/core/writer-lease-record.js';
+import { leaseDescription } from '../../src/reconcile/writer-lease.js';
 import { SECRETS, VARIABLES, seedWorkspace } from './fixtures.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -86,16 +88,21 @@ afterAll(async () => {
 });
 
 describe('wsync export (CLI, emulator)', () => {
-  it('round trip: export --adopt, set the listed variables, plan; after one apply, plan reports no changes', async () => {
+  it('round trip: export (no flag), set the listed variables, plan says no changes; after one apply, still none', async () => {
     const out = join(work, 'workspace');
-    const exported = await wsync(['export', '--out', out, '--adopt']);
+    const exported = await wsync(['export', out]);
     expect(exported.stderr).not.toMatch(/^export:/m);
     expect(exported.code).toBe(0);
     expect(exported.stdout).toMatch(/^Exported 37 objects \(/m);
-    expect(exported.stdout).toContain('Adopted 37 objects');
+    expect(exported.stdout).toContain(`Adopted 37 objects: recorded as owned by wsync in ${join('workspace', '.wsync')}`);
     expect(listedVariables(exported.stdout)).toEqual(Object.keys(VARIABLES).sort());
     const folders = (await readdir(out)).sort();
-    expect(folders).toEqual(['.wsync', 'annotations', 'datasets', 'fields', 'groups', 'monitors', 'notifiers', 'orgs', 'roles', 'starred-queries', 'tokens', 'users', 'vfields', 'views']);
+    expect(folders).toEqual(['.schemas', '.wsync', 'annotations', 'datasets', 'fields', 'groups', 'monitors', 'notifiers', 'orgs', 'roles', 'starred-queries', 'tokens', 'users', 'vfields', 'views']);
+    // The modelines point into the export itself, so they still resolve once the folder is committed elsewhere.
+    const monitor = await readFile(join(out, 'monitors', 'payments.yaml'), 'utf8');
+    expect(monitor.split('\n')[0]).toBe('# yaml-language-server: $schema=../.schemas/monitor.json');
+    const schema = JSON.parse(await readFile(join(out, '.schemas', 'monitor.json'), 'utf8')) as { properties?: { kind?: unknown } };
+    expect(schema.properties?.kind).toEqual({ const: 'Monitor' });
 
     const validated = await wsync(['validate', out], VARIABLES);
     expect(validated.stderr).toBe('');
@@ -137,7 +144,9 @@ describe('wsync export (CLI, emulator)', () => {
     const b = await snapshot(two);
     expect([...b.keys()]).toEqual([...a.keys()]);
     for (const [path, bytes] of a) expect(b.get(path)?.equals(bytes), path).toBe(true);
-    for (const content of a.values()) expect(content.toString('utf8')).toMatch(/^# yaml-language-server: \$schema=\S+\.json\n/);
+    const yamlFiles = [...a].filter(([path]) => path.endsWith('.yaml'));
+    expect(yamlFiles.length).toBeGreaterThan(20);
+    for (const [, content] of yamlFiles) expect(content.toString('utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/\.schemas\/\S+\.json\n/);
 
     // Into a non-empty directory only with --force, which rewrites the same bytes.
     const refused = await wsync(['export', '--out', one]);
@@ -152,9 +161,11 @@ describe('wsync export (CLI, emulator)', () => {
 
   it('exports only the kinds asked for, and names the kinds it knows when one is unknown', async () => {
     const out = join(work, 'some');
-    const result = await wsync(['export', '--out', out, '--kinds', 'Monitor,notifiers', '--schema-base', 'https://schemas.example.com/wsync']);
+    const result = await wsync(['export', '--out', out, '--kinds', 'Monitor,notifiers', '--schema-base', 'https://schemas.example.com/wsync', '--no-adopt']);
     expect(result.code).toBe(0);
+    // No schemas folder with a base given, no state directory with --no-adopt.
     expect((await readdir(out)).sort()).toEqual(['monitors', 'notifiers']);
+    expect(result.stdout).toContain('Not adopted (--no-adopt)');
     const monitor = await readFile(join(out, 'monitors', 'payments.yaml'), 'utf8');
     expect(monitor.split('\n')[0]).toBe('# yaml-language-server: $schema=https://schemas.example.com/wsync/monitor.json');
     expect(monitor).toContain('  notifiers:\n    - payments\n');
@@ -163,6 +174,35 @@ describe('wsync export (CLI, emulator)', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('--kinds: unknown kind "Dashboards"');
     expect(existsSync(join(work, 'none'))).toBe(false);
+  });
+
+  it('another wsync writing the workspace (its writer lease) refuses the adoption before any file is written', async () => {
+    const holder = { id: 'f'.repeat(32), host: 'elsewhere', stateDir: '/var/lib/wsync', expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
+    const made = await fetch(`${emulator.url}${GROUPS_PATH}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: WRITER_LEASE_GROUP, description: leaseDescription(holder), members: [], roles: [] }),
+    });
+    expect(made.ok).toBe(true);
+    const { id } = (await made.json()) as { id: string };
+    try {
+      const out = join(work, 'leased');
+      const refused = await wsync(['export', out]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^export: the workspace is being written by another wsync \(writer ffffffff on elsewhere/m);
+      expect(existsSync(out)).toBe(false);
+
+      // Without adoption export only reads: allowed, and the next plan adopts what it exported.
+      const readOnly = await wsync(['export', out, '--no-adopt']);
+      expect(readOnly.code).toBe(0);
+      expect(existsSync(join(out, '.wsync'))).toBe(false);
+      const planned = await wsync(['plan', out, '--detailed-exitcode'], VARIABLES);
+      expect(planned.code).toBe(2);
+      expect(planned.stdout).toMatch(/apply adopts them with no API write/);
+      expect(existsSync(join(out, '.wsync'))).toBe(false);
+    } finally {
+      await fetch(`${emulator.url}${GROUPS_PATH}/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${TOKEN}` } });
+    }
   });
 
   it('no secret value appears in any exported file or in any output', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readScope, schemaBaseFor } from '../../src/export/live-export.js';
+import { EXPORT_SCHEMA_FOLDER, readScope, schemaBaseFor } from '../../src/export/live-export.js';
 
 describe('readScope', () => {
   it('reads the kinds whose names the exported ones use, and every dataset for dataset-scoped kinds', () => {
@@ -14,9 +14,13 @@ describe('readScope', () => {
 
 describe('schemaBaseFor', () => {
   it('keeps a URL, and makes a path relative to the output directory', () => {
-    expect(schemaBaseFor('/tmp/out', 'https://example.com/schemas', '/opt/wsync/schemas')).toBe('https://example.com/schemas');
-    expect(schemaBaseFor('/tmp/out', undefined, '/opt/wsync/schemas')).toBe('../../opt/wsync/schemas');
-    expect(schemaBaseFor('/repo/config', '/repo/schemas', '/opt/wsync/schemas')).toBe('../schemas');
-    expect(schemaBaseFor('/repo', '/repo', '/opt/wsync/schemas')).toBe('.');
+    expect(schemaBaseFor('/tmp/out', 'https://example.com/schemas')).toBe('https://example.com/schemas');
+    expect(schemaBaseFor('/repo/config', '/repo/schemas')).toBe('../schemas');
+    expect(schemaBaseFor('/repo', '/repo')).toBe('.');
+  });
+
+  it('without a base, points into the export itself (OUT/.schemas), never at where wsync is installed', () => {
+    expect(schemaBaseFor('/tmp/out', undefined)).toBe(EXPORT_SCHEMA_FOLDER);
+    expect(EXPORT_SCHEMA_FOLDER).toBe('.schemas');
   });
 });

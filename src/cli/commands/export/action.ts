@@ -5,10 +5,11 @@ import { createApiClient } from '../../../api/client.js';
 import { createRedactor } from '../../../core/redact.js';
 import { safeMessage } from '../../../core/safe-text.js';
 import type { KindName } from '../../../core/types.js';
-import { adoptExported } from '../../../export/adopt.js';
+import { adoptExported, checkWriterLease } from '../../../export/adopt.js';
 import { exportLive, writeExport } from '../../../export/live-export.js';
 import type { ExportResult } from '../../../export/workspace.js';
 import { KIND_NAMES, parseKindName } from '../../../kinds/index.js';
+import { displayStateDir } from '../../../state/index.js';
 import { resolveSettings } from '../../settings.js';
 import type { ExportFlags } from './command.js';
 
@@ -58,28 +59,34 @@ export async function runExport(dirArg: string | undefined, flags: ExportFlags):
     const out = resolve(outArg);
     const kinds = parseKinds(flags.kinds);
     // DIR is where files go, not a workspace: its wsync.yaml (if any) is not read.
-    const { connection } = resolveSettings(undefined, flags, process.env);
-    const client = createApiClient(connection);
+    const settings = resolveSettings(undefined, flags, process.env);
+    const adopt = flags.adopt !== false;
+    // Where the next `plan OUT` looks by default (or --state-dir / WSYNC_STATE_DIR, which plan reads too).
+    const stateDir = resolve(settings.stateDir ?? join(out, '.wsync'));
+    const warn = (message: string): void => {
+      process.stderr.write(`warning: ${safeMessage(redact(message))}\n`);
+    };
+    const client = createApiClient(settings.connection);
     let result: ExportResult;
     try {
       result = await exportLive(client, { out, kinds, schemaBase: flags.schemaBase });
+      redact = createRedactor(result.secretValues);
+      if (adopt) await checkWriterLease(stateDir, client, warn);
     } finally {
       await client.close();
     }
-    redact = createRedactor(result.secretValues);
 
     await writeExport(out, result, { kinds, force: flags.force === true });
-    for (const warning of result.warnings) process.stderr.write(`warning: ${safeMessage(redact(warning))}\n`);
+    for (const warning of result.warnings) warn(warning);
 
     process.stdout.write(`Exported ${summary(result)} to ${outArg}\n`);
 
-    if (flags.adopt === true) {
-      const stateDir = resolve(flags.stateDir ?? join(out, '.wsync'));
-      const { adopted, skipped } = await adoptExported(stateDir, result, (message) =>
-        process.stderr.write(`warning: ${safeMessage(redact(message))}\n`),
-      );
+    if (adopt) {
+      const { adopted, skipped } = await adoptExported(stateDir, result, warn);
       const note = skipped > 0 ? ` (${skipped} renamed duplicates not adopted)` : '';
-      process.stdout.write(`Adopted ${adopted} objects in ${stateDir}${note}\n`);
+      process.stdout.write(`Adopted ${adopted} objects: recorded as owned by wsync in ${displayStateDir(stateDir)}${note}\n`);
+    } else {
+      process.stdout.write(`Not adopted (--no-adopt): wsync plan ${outArg} shows each exported object as "adopt"\n`);
     }
     if (result.variables.length > 0) {
       process.stdout.write('Set these environment variables before plan/apply:\n');
@@ -87,7 +94,8 @@ export async function runExport(dirArg: string | undefined, flags: ExportFlags):
     }
     return 0;
   } catch (err) {
-    // ConfigError, ExportUsageError, ExportTargetError, ApiError: their messages are written for the user.
+    // ConfigError, ExportUsageError, ExportTargetError, ApiError, WriterLeaseError, StateLockedError: their
+    // messages are written for the user.
     return fail(err instanceof Error ? err.message : String(err));
   }
 }

@@ -18,9 +18,10 @@ export function register(program: Command): void {
     .option('--out <dir>', 'output directory; must be empty or absent unless --force')
     .option('--kinds <list>', 'comma-separated kinds to export, e.g. Monitor,Notifier (default: every kind)')
     .option('--force', 'write into a non-empty directory, replacing the folders of the exported kinds', false)
-    .option('--adopt', 'record the exported objects in the inventory as owned by wsync', false)
-    .option('--state-dir <dir>', 'inventory for --adopt (default: OUT/.wsync)')
-    .option('--schema-base <url|path>', 'where the files\' $schema lines point (default: the installed schemas/ folder)');
+    .option('--adopt', 'record the exported objects in the inventory as owned by wsync (the default)')
+    .option('--no-adopt', 'leave the inventory alone: the next plan shows each exported object as "adopt"')
+    .option('--state-dir <dir>', 'the inventory the exported objects are recorded in (default: OUT/.wsync, where plan looks)')
+    .option('--schema-base <url|path>', 'where the files\' $schema lines point (default: the schemas, written to OUT/.schemas)');
   addConnectionOptions(cmd);
   cmd.action(async (dir: string | undefined, options: ExportFlags) => {
     // Loaded when run: start-up of the other commands never pays for the client and the exporter.
