@@ -46,8 +46,12 @@ export class ApplyRun {
     await this.records.recordTrustedSecrets();
     await this.input.state.flush();
 
+    const { counts } = this.report;
     return {
-      ...this.report.counts,
+      ...counts,
+      // What the plan already skipped (observe mode, fields the API cannot change) counts too: apply
+      // and plan tell the same number.
+      skipped: counts.skipped + plan.changes.filter((c) => c.action === 'skipped').length,
       unchanged: plan.changes.filter((c) => c.action === 'noop').length,
       writes: this.channel.writes,
       durationMs: performance.now() - started,

@@ -120,7 +120,8 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
     module,
     desired: spec,
     live: match?.spec,
-    ignore: ignoredFields(resource),
+    // Ignored fields are tolerated drift; a create sends them all the same, so its preview shows them.
+    ignore: match ? ignoredFields(resource) : [],
     interpolated: resource.interpolated.map((p) => pointerSegments(specPointer(p))),
     secrets: { hashKey: ctx.inventory.hashKey, recorded: entry?.secretHashes },
   });

@@ -50,16 +50,21 @@ export function hasPendingChanges(plan: Plan): boolean {
   return plan.changes.some((c) => c.action !== 'noop');
 }
 
-/** `Plan: 2 to create, 1 to update, 0 to delete, 1 to adopt.` or the no-changes sentence. */
+/** `Plan: 2 to create, 1 to update, 0 to delete, 1 to adopt; 1 skipped, 2 errors.` or the no-changes sentence. */
 export function summarySentence(plan: Plan): string {
   const s = plan.summary;
-  if (!hasPendingChanges(plan)) return 'No changes. The workspace matches the files.';
+  const errorCount = plan.diagnostics.filter((d) => d.severity === 'error').length;
+  const errors = errorCount > 0 ? `${errorCount} error${errorCount === 1 ? '' : 's'}` : undefined;
+  if (!hasPendingChanges(plan)) {
+    return errors ? `No changes to make, but ${errors}: the plan cannot be applied.` : 'No changes. The workspace matches the files.';
+  }
   const parts = [`${s.create} to create`, `${s.update} to update`];
   if (s.replace > 0) parts.push(`${s.replace} to replace`);
   parts.push(`${s.delete} to delete`, `${s.adopt} to adopt`);
   const extra: string[] = [];
   if (s.skipped > 0) extra.push(`${s.skipped} skipped`);
   if (s.refused > 0) extra.push(`${s.refused} refused`);
+  if (errors) extra.push(errors);
   return `Plan: ${parts.join(', ')}${extra.length > 0 ? `; ${extra.join(', ')}` : ''}.`;
 }
 

@@ -119,6 +119,21 @@ describe('comparison in spec space', () => {
       expect(compare('Role', 'r', 'r', spec, role, { 'wsync/ignore-fields': 'orgCapabilities,datasetCapabilities.*.query' }).action).toBe('noop');
     });
 
+    it('a create previews every field apply sends: ignored ones included, secrets marked sensitive', () => {
+      const annotations = { 'wsync/ignore-fields': 'properties.email.emails,properties.slack' };
+      const p = plan(
+        desiredOf(
+          resource('Notifier', 'e', { properties: { email: { emails: ['a@x.io', 'b@x.io'] } } }, { annotations }),
+          resource('Notifier', 's', { properties: { slack: { slackUrl: 'https://hooks.example.com/new' } } }, { annotations }),
+        ),
+        liveOf([]),
+      );
+      expect(changeOf(p, 'Notifier', 'e')).toMatchObject({ action: 'create', diffs: [{ path: 'properties.email.emails', after: ['a@x.io', 'b@x.io'] }] });
+      const slack = changeOf(p, 'Notifier', 's');
+      expect(slack.diffs.map((d) => [d.path, d.sensitive === true])).toEqual([['properties.slack.slackUrl', true]]);
+      expect(JSON.stringify(slack)).not.toContain('hooks.example.com/new');
+    });
+
     it('ignoring an object also ignores the secrets under it', () => {
       const live = wire.notifier('n1', 's', { slack: { slackUrl: 'https://hooks.example.com/old' } });
       expect(compare('Notifier', 's', 's', { properties: { slack: { slackUrl: 'https://hooks.example.com/new' } } }, live, { 'wsync/ignore-fields': 'properties.slack' }).action).toBe('noop');

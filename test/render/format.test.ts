@@ -19,4 +19,10 @@ describe('what plan --detailed-exitcode reads: 1 not appliable, 2 writes, else 0
   it('the summary sentence names every count that matters', () => {
     expect(summarySentence(plan(desiredOf(resource('Role', 'r', {})), liveOf([])))).toBe('Plan: 1 to create, 0 to update, 0 to delete, 0 to adopt.');
   });
+
+  it('counts errors: with changes, and when errors are all there is', () => {
+    expect(summarySentence(mixedPlan())).toMatch(/; 2 skipped, 1 error\.$/);
+    const onlyErrors = { ...emptyPlan(), diagnostics: mixedPlan().diagnostics };
+    expect(summarySentence(onlyErrors)).toBe('No changes to make, but 1 error: the plan cannot be applied.');
+  });
 });

@@ -13,7 +13,7 @@ describe('renderMarkdown', () => {
 
   it('starts with a heading, the summary sentence and a kind x action table', () => {
     const lines = md.split('\n');
-    expect(lines.slice(0, 3)).toEqual(['### wsync plan', '', '**Plan: 2 to create, 2 to update, 1 to replace, 1 to delete, 1 to adopt; 2 skipped.**']);
+    expect(lines.slice(0, 3)).toEqual(['### wsync plan', '', '**Plan: 2 to create, 2 to update, 1 to replace, 1 to delete, 1 to adopt; 2 skipped, 1 error.**']);
     expect(md).toContain('| kind | create | update | replace | delete | adopt | skipped | unchanged |\n|:--|--:|--:|--:|--:|--:|--:|--:|\n');
     expect(md).toContain('| Monitor | 2 | 1 | 0 | 0 | 0 | 0 | 1 |\n');
     expect(md).toContain('| **total** | **2** | **2** | **1** | **1** | **1** | **2** | **1** |\n');

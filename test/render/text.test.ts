@@ -36,8 +36,8 @@ describe('renderText', () => {
     expect(text).toMatch(/\+ create {2}Monitor\/new\n(?: {8}.*\n)*? {8}threshold: 30\n/);
   });
 
-  it('ends with the counts', () => {
-    expect(text.trimEnd().split('\n').at(-1)).toBe('Plan: 2 to create, 2 to update, 1 to replace, 1 to delete, 1 to adopt; 2 skipped. 1 unchanged.');
+  it('ends with the counts, errors included', () => {
+    expect(text.trimEnd().split('\n').at(-1)).toBe('Plan: 2 to create, 2 to update, 1 to replace, 1 to delete, 1 to adopt; 2 skipped, 1 error. 1 unchanged.');
   });
 
   it('puts errors and warnings first, prominently', () => {
