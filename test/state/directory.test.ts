@@ -2,20 +2,20 @@
 // behind only by a command that wrote something.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makePrivateDir, stateDirGitExposure } from '../../src/state/directory.js';
 import { openState } from '../../src/state/index.js';
+import { removeDir, tempDir } from '../support/tree.js';
 
 let root: string;
 
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'wsync-statedir-'));
+  root = await tempDir('wsync-statedir-');
 });
 afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
+  await removeDir(root);
 });
 
 function git(cwd: string, ...args: string[]): string {
