@@ -1,15 +1,14 @@
 // `npm run demo` (after its build): plan, apply and plan again of config-examples/ against the
 // emulator it starts itself, empty (nothing seeded), ending with "no changes"; no demo secret is
 // ever printed.
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliEnv, collect, ROOT } from './helpers.js';
+import { spawnNode } from '../support/cli.js';
+import { ROOT } from '../support/paths.js';
 
 describe('npm run demo', () => {
   it('plans, applies, plans again with no changes, prints where to look next and stops everything', async () => {
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], { cwd: ROOT, env: cliEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
-    const result = await collect(child);
+    const result = await spawnNode([join(ROOT, 'scripts', 'demo.mjs')]).done;
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const out = result.stdout;
     expect(out).toMatch(/Emulator listening on http:\/\/127\.0\.0\.1:\d+/);

@@ -1,30 +1,16 @@
 // `wsync plan` end to end: the real CLI against the real emulator over 127.0.0.1.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  copyExamples,
-  DEMO_SECRETS,
-  removeDir,
-  runCli,
-  startTestEmulator,
-  tempDir,
-  TOKEN,
-  type TestEmulator,
-} from '../../apply/helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../support/cli.js';
+import { startTestEmulator, TEST_TOKEN, useTestEmulator } from '../../support/emulator.js';
+import { copyExamples, removeDir, useScratch } from '../../support/tree.js';
+import { DEMO_SEED_FILE } from '../../support/paths.js';
+import { DEMO_SECRETS } from '../../support/workspace.js';
+
+const scratch = useScratch('wsync-plan-');
 
 const KINDS_IN_EXAMPLES = ['Dataset', 'Role', 'Notifier', 'User', 'Group', 'Monitor', 'StarredQuery', 'VirtualField', 'Annotation', 'View', 'ApiToken'];
-
-async function api(emulator: TestEmulator, method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${emulator.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? (JSON.parse(text) as unknown) : null;
-}
 
 interface PlanJson {
   version: number;
@@ -34,26 +20,21 @@ interface PlanJson {
 }
 
 describe('wsync plan against the emulator', () => {
-  let emulator: TestEmulator;
+  // An empty workspace: the examples declare their own datasets.
+  const emulator = useTestEmulator();
   let tree: string;
   let stateDir: string;
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    // An empty workspace: the examples declare their own datasets.
-    emulator = await startTestEmulator({ seedFile: undefined });
-    tree = await copyExamples();
+    tree = await copyExamples(await scratch.dir());
     stateDir = join(tree, '..', 'state');
     env = { ...emulator.env, ...DEMO_SECRETS };
-  });
-  afterAll(async () => {
-    await emulator.close();
-    await removeDir(join(tree, '..'));
   });
 
   it('plans every kind of config-examples as creates against an empty workspace, without writing', async () => {
     await emulator.clearRequests();
-    const result = await runCli(['plan', tree, '--state-dir', stateDir, '--detailed-exitcode', '--stats'], env);
+    const result = await runCli(['plan', tree, '--state-dir', stateDir, '--detailed-exitcode', '--stats'], { env });
     expect(result.stderr).toMatch(/stats: \d+ API requests/);
     expect(result.code).toBe(2);
     for (const kind of KINDS_IN_EXAMPLES) expect(result.stdout).toMatch(new RegExp(`\\+ create\\s+${kind}/`));
@@ -72,7 +53,7 @@ describe('wsync plan against the emulator', () => {
 
   it('writes a versioned JSON plan with --out and prints markdown for pull requests', async () => {
     const out = join(tree, '..', 'plan.json');
-    const json = await runCli(['plan', tree, '--state-dir', stateDir, '--format', 'json', '--out', out], env);
+    const json = await runCli(['plan', tree, '--state-dir', stateDir, '--format', 'json', '--out', out], { env });
     expect(json.code).toBe(0);
     const plan = JSON.parse(json.stdout) as PlanJson;
     expect(plan.version).toBe(1);
@@ -80,37 +61,37 @@ describe('wsync plan against the emulator', () => {
     expect(JSON.parse(await readFile(out, 'utf8'))).toEqual(plan);
     expect(new Set(plan.changes.map((c) => c.kind))).toEqual(new Set(KINDS_IN_EXAMPLES));
 
-    const md = await runCli(['plan', tree, '--state-dir', stateDir, '--format', 'markdown'], env);
+    const md = await runCli(['plan', tree, '--state-dir', stateDir, '--format', 'markdown'], { env });
     expect(md.code).toBe(0);
     expect(md.stdout).toContain('| kind |');
     expect(md.stdout).toContain('<details>');
   });
 
   it('reports no changes (exit 0 with --detailed-exitcode) once the workspace matches', async () => {
-    const applied = await runCli(['apply', tree, '--state-dir', stateDir], env);
+    const applied = await runCli(['apply', tree, '--state-dir', stateDir], { env });
     expect(applied.code, applied.stderr + applied.stdout).toBe(0);
     await emulator.clearRequests();
-    const result = await runCli(['plan', tree, '--state-dir', stateDir, '--detailed-exitcode'], env);
+    const result = await runCli(['plan', tree, '--state-dir', stateDir, '--detailed-exitcode'], { env });
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toContain('No changes. The workspace matches the files.');
     expect((await emulator.writes()).length).toBe(0);
   });
 
   it('shows the exact field diff of an object changed by hand', async () => {
-    const monitors = (await api(emulator, 'GET', '/v2/monitors')) as Array<Record<string, unknown>>;
+    const monitors = await emulator.ok<Record<string, unknown>[]>('GET', '/v2/monitors');
     const monitor = monitors.find((m) => m.name === 'checkout-error-rate');
     expect(monitor).toBeDefined();
     const { id, createdAt: _c, createdBy: _b, updatedAt: _u, ...body } = monitor as Record<string, unknown>;
-    await api(emulator, 'PUT', `/v2/monitors/${String(id)}`, {
+    await emulator.ok('PUT', `/v2/monitors/${String(id)}`, {
       ...body,
       threshold: 40,
       notifierIds: (body.notifierIds as string[]).slice(0, 1),
     });
-    const roles = (await api(emulator, 'GET', '/v2/rbac/roles')) as Array<Record<string, unknown>>;
+    const roles = await emulator.ok<Record<string, unknown>[]>('GET', '/v2/rbac/roles');
     const role = roles.find((r) => r.name === 'sre') as Record<string, unknown>;
-    await api(emulator, 'PUT', `/v2/rbac/roles/${String(role.id)}`, { ...role, id: undefined, description: 'edited by hand' });
+    await emulator.ok('PUT', `/v2/rbac/roles/${String(role.id)}`, { ...role, id: undefined, description: 'edited by hand' });
 
-    const text = await runCli(['plan', tree, '--state-dir', stateDir, '--detailed-exitcode', '--no-color'], env);
+    const text = await runCli(['plan', tree, '--state-dir', stateDir, '--detailed-exitcode', '--no-color'], { env });
     expect(text.code).toBe(2);
     expect(text.stdout).toMatch(/~ update\s+Monitor\/checkout-error-rate/);
     expect(text.stdout).toContain('threshold: 40 -> 25');
@@ -118,7 +99,7 @@ describe('wsync plan against the emulator', () => {
     expect(text.stdout).toContain('description: "edited by hand" -> "Site reliability engineers manage monitors and notifiers."');
     expect(text.stdout).toContain('Plan: 0 to create, 2 to update, 0 to delete, 0 to adopt.');
 
-    const json = await runCli(['plan', tree, '--state-dir', stateDir, '--format', 'json'], env);
+    const json = await runCli(['plan', tree, '--state-dir', stateDir, '--format', 'json'], { env });
     const plan = JSON.parse(json.stdout) as PlanJson;
     const update = plan.changes.find((c) => c.key === 'checkout-error-rate');
     expect(update?.action).toBe('update');
@@ -133,7 +114,7 @@ describe('wsync plan against the emulator', () => {
       'apiVersion: wsync/v1\nkind: Monitor\nmetadata:\n  name: orphan\nspec:\n  type: MatchEvent\n  aplQuery: "x"\n  notifiers:\n    - oncall-slack\n    - no-such-notifier\n',
     );
     try {
-      const result = await runCli(['plan', tree, '--state-dir', stateDir, '--detailed-exitcode'], env);
+      const result = await runCli(['plan', tree, '--state-dir', stateDir, '--detailed-exitcode'], { env });
       expect(result.code).toBe(1);
       expect(result.stdout + result.stderr).toMatch(/monitors\/broken\.yaml:10:\d+: Monitor\/orphan: .*no Notifier named "no-such-notifier"/);
     } finally {
@@ -142,10 +123,10 @@ describe('wsync plan against the emulator', () => {
   });
 
   it('refuses bad connection settings with a clear message and exit 1', async () => {
-    const noUrl = await runCli(['plan', tree], { ...DEMO_SECRETS, WSYNC_TOKEN: TOKEN });
+    const noUrl = await runCli(['plan', tree], { env: { ...DEMO_SECRETS, WSYNC_TOKEN: TEST_TOKEN } });
     expect(noUrl.code).toBe(1);
     expect(noUrl.stderr).toContain('WSYNC_URL');
-    const remoteHttp = await runCli(['plan', tree, '--url', 'http://example.com'], { ...DEMO_SECRETS, WSYNC_TOKEN: TOKEN });
+    const remoteHttp = await runCli(['plan', tree, '--url', 'http://example.com'], { env: { ...DEMO_SECRETS, WSYNC_TOKEN: TEST_TOKEN } });
     expect(remoteHttp.code).toBe(1);
     expect(remoteHttp.stderr).toMatch(/insecure/);
   });
@@ -153,18 +134,17 @@ describe('wsync plan against the emulator', () => {
 
 describe('wsync plan under faults and rate limits', () => {
   it('still makes the same plan, within the retry budget', async () => {
-    const emulator = await startTestEmulator({ seed: 7 });
-    const tree = await copyExamples();
+    const emulator = await startTestEmulator({ seedFile: DEMO_SEED_FILE, seed: 7 });
+    const tree = await copyExamples(await scratch.dir());
     const env = { ...emulator.env, ...DEMO_SECRETS };
     try {
-      const clean = await runCli(['plan', tree, '--format', 'json'], env);
+      const clean = await runCli(['plan', tree, '--format', 'json'], { env });
       expect(clean.code).toBe(0);
       await emulator.faults({ faultRate: 0.3, resetRate: 0.15, latencyMs: [0, 20], rateLimit: 4 });
       await emulator.clearRequests();
-      const started = Date.now();
-      const faulty = await runCli(['plan', tree, '--format', 'json', '--stats'], env);
+      const faulty = await runCli(['plan', tree, '--format', 'json', '--stats'], { env });
+      // The client gives up on a request past its retry budget, and plan would then exit 1.
       expect(faulty.code, faulty.stderr).toBe(0);
-      expect(Date.now() - started).toBeLessThan(45_000);
       const strip = (text: string) => (JSON.parse(text) as PlanJson).changes.map((c) => [c.kind, c.key, c.action, c.diffs]);
       expect(strip(faulty.stdout)).toEqual(strip(clean.stdout));
       const requests = await emulator.requests();
@@ -174,15 +154,14 @@ describe('wsync plan under faults and rate limits', () => {
       expect(requests.filter((r) => r.status === 429).length).toBeLessThanOrEqual(2);
     } finally {
       await emulator.close();
-      await removeDir(join(tree, '..'));
     }
   });
 });
 
 describe('plan never shows a secret', () => {
   it('keeps every secret field of every kind out of text, json, markdown, --out, stats and errors', async () => {
-    const emulator = await startTestEmulator();
-    const dir = await tempDir('wsync-plan-secrets-');
+    const emulator = await startTestEmulator({ seedFile: DEMO_SEED_FILE });
+    const dir = await scratch.dir('wsync-plan-secrets-');
     const secrets: Record<string, string> = {
       S_SLACK: 'https://hooks.slack.example/SECRET-slack-7f3a',
       S_DISCORD: 'SECRET-discord-token-91bc',
@@ -218,7 +197,7 @@ describe('plan never shows a secret', () => {
     const state = join(dir, 'state');
     const outputs: string[] = [];
     const run = async (args: string[]) => {
-      const r = await runCli(args, env);
+      const r = await runCli(args, { env });
       outputs.push(r.stdout, r.stderr);
       return r;
     };
@@ -245,7 +224,6 @@ describe('plan never shows a secret', () => {
       for (const value of Object.values(secrets)) expect(inventory).not.toContain(value);
     } finally {
       await emulator.close();
-      await removeDir(dir);
     }
   });
 });

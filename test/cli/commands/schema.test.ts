@@ -1,12 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KIND_NAMES, KINDS } from '../../../src/kinds/index.js';
-import { packageRoot } from '../../../src/util/package-root.js';
-import { runCli } from '../run-cli.js';
+import { runCli } from '../../support/cli.js';
+import { ROOT } from '../../support/paths.js';
+import { useScratch } from '../../support/tree.js';
 
-const schemaFile = (file: string): unknown => JSON.parse(readFileSync(join(packageRoot(), 'schemas', file), 'utf8'));
+const schemaFile = (file: string): unknown => JSON.parse(readFileSync(join(ROOT, 'schemas', file), 'utf8'));
 
 describe('wsync schema', () => {
   it('without KIND lists every kind with its schema file and description', async () => {
@@ -52,18 +52,17 @@ describe('wsync schema', () => {
   });
 
   describe('--write DIR', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wsync-schema-write-'));
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = useScratch('wsync-schema-write-').tree({});
 
     it('writes every schema file with the JSON of schemas/, and keeps other files', async () => {
       const out = join(dir, 'editor', 'schemas');
       writeFileSync(join(dir, 'keep.txt'), 'mine');
       const result = await runCli(['schema', '--write', out]);
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout).toContain(`Wrote ${readdirSync(join(packageRoot(), 'schemas')).length} schemas to ${out}.`);
+      expect(result.stdout).toContain(`Wrote ${readdirSync(join(ROOT, 'schemas')).length} schemas to ${out}.`);
       expect(result.stdout).toContain('# yaml-language-server: $schema=<path>/monitor.json');
       const written = readdirSync(out).sort();
-      expect(written).toEqual(readdirSync(join(packageRoot(), 'schemas')).sort());
+      expect(written).toEqual(readdirSync(join(ROOT, 'schemas')).sort());
       for (const file of written) expect(JSON.parse(readFileSync(join(out, file), 'utf8')), file).toEqual(schemaFile(file));
       // A second run replaces them in place (an upgrade refreshes the folder).
       expect((await runCli(['schema', '--write', out])).code).toBe(0);
