@@ -1,29 +1,17 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/run-cli.js';
-import { assertBuilt, createEnv, monitorYaml, notifierYaml, type Env } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { useDaemonSuite } from '../support/daemon.js';
+import { sampleValue, scrapeMetrics } from '../support/prometheus.js';
+import { monitorYaml, notifierYaml } from '../support/yaml.js';
 
 const CONTROL_TOKEN = 'ctl-e2e-token-6b1f0c9d2e7a';
 
-let env: Env;
-beforeAll(async () => {
-  assertBuilt();
-  env = await createEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useDaemonSuite();
 
 async function threshold(name: string): Promise<unknown> {
-  return ((await env.state()).monitors ?? []).find((m) => m.name === name)?.threshold;
-}
-
-/** A line of the Prometheus text: this metric, with (at least) these labels, at this value. */
-function sample(name: string, labels: Record<string, string>, value: number): RegExp {
-  const escape = (t: string): string => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const has = Object.entries(labels).map(([k, v]) => `(?=[^}]*\\b${k}="${escape(v)}")`).join('');
-  return new RegExp(`^${name}${has ? `\\{${has}[^}]*\\}` : ''} ${value}$`, 'm');
+  return ((await env.emulator.state()).monitors ?? []).find((m) => m.name === name)?.threshold;
 }
 
 describe('wsync ctl against wsync run', () => {
@@ -35,7 +23,7 @@ describe('wsync ctl against wsync run', () => {
     const d = env.start([dir, '--resync', 'off', '--debounce', '50'], { WSYNC_CONTROL_TOKEN: CONTROL_TOKEN });
     const url = await d.url();
     await d.waitReconcile(0, { trigger: 'start', result: 'applied' });
-    const ctl = (verb: string, token = CONTROL_TOKEN) => runCli(['ctl', verb, '--daemon', url], { WSYNC_CONTROL_TOKEN: token });
+    const ctl = (verb: string, token = CONTROL_TOKEN) => runCli(['ctl', verb, '--daemon', url], { env: { WSYNC_CONTROL_TOKEN: token } });
 
     // A wrong token changes nothing.
     const refused = await ctl('suspend', 'not-the-control-token-at-all');
@@ -50,7 +38,7 @@ describe('wsync ctl against wsync run', () => {
     await d.waitFor((l) => l.msg === 'suspended: reconciles plan and report drift, nothing is written until resumed', { what: 'suspended log' });
 
     // An edit while suspended: planned and reported, not written; a reconcile asked for now plans too.
-    const writesBefore = (await env.writes()).length;
+    const writesBefore = (await env.emulator.writes()).length;
     let mark = d.mark;
     await writeFile(join(dir, 'monitors.yaml'), monitorYaml('checkout-errors', 42));
     const planned = await d.waitReconcile(mark, { trigger: 'change' });
@@ -59,7 +47,7 @@ describe('wsync ctl against wsync run', () => {
     const now = await ctl('reconcile');
     expect(now.stdout).toContain('suspended: it plans and reports only');
     expect(await d.waitReconcile(mark, { trigger: 'control' })).toMatchObject({ result: 'planned', suspended: true });
-    expect((await env.writes()).length).toBe(writesBefore);
+    expect((await env.emulator.writes()).length).toBe(writesBefore);
     expect(await threshold('checkout-errors')).toBe(10);
 
     // Visible in /readyz, the status page, the gauge and ctl status.
@@ -67,8 +55,8 @@ describe('wsync ctl against wsync run', () => {
     expect(ready.status).toBe(200);
     expect(await ready.text()).toMatch(/^ready \(suspended since .*: nothing is written\)/);
     expect(await (await fetch(`${url}/`)).text()).toMatch(/id="suspended">yes, since/);
-    let metrics = await (await fetch(`${url}/metrics`)).text();
-    expect(metrics).toMatch(sample('wsync_suspended', {}, 1));
+    let families = await scrapeMetrics(url);
+    expect(sampleValue(families, 'wsync_suspended')).toBe(1);
     const status = await runCli(['ctl', 'status', '--daemon', url]);
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/^suspended\s+yes, since .*: nothing is written$/m);
@@ -79,10 +67,10 @@ describe('wsync ctl against wsync run', () => {
     expect((await ctl('resume')).code).toBe(0);
     expect(await d.waitReconcile(mark, { trigger: 'control' })).toMatchObject({ result: 'applied', updated: 1 });
     expect(await threshold('checkout-errors')).toBe(42);
-    metrics = await (await fetch(`${url}/metrics`)).text();
-    expect(metrics).toMatch(sample('wsync_suspended', {}, 0));
-    expect(metrics).toMatch(sample('wsync_reconcile_duration_seconds_count', { result: 'planned' }, 2));
-    expect(metrics).toMatch(sample('wsync_build_info', { node: process.versions.node }, 1));
+    families = await scrapeMetrics(url);
+    expect(sampleValue(families, 'wsync_suspended')).toBe(0);
+    expect(sampleValue(families, 'wsync_reconcile_duration_seconds_count', { result: 'planned' })).toBe(2);
+    expect(sampleValue(families, 'wsync_build_info', { node: process.versions.node })).toBe(1);
     expect(JSON.stringify(d.lines)).not.toContain(CONTROL_TOKEN);
   });
 
@@ -91,12 +79,12 @@ describe('wsync ctl against wsync run', () => {
     await mkdir(dir);
     const d = env.start([dir, '--resync', 'off']);
     const url = await d.url();
-    const r = await runCli(['ctl', 'suspend', '--daemon', url], { WSYNC_CONTROL_TOKEN: CONTROL_TOKEN });
+    const r = await runCli(['ctl', 'suspend', '--daemon', url], { env: { WSYNC_CONTROL_TOKEN: CONTROL_TOKEN } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('refused (HTTP 403): control endpoints are off: start wsync run with --control-token-file');
     const noToken = await runCli(['ctl', 'resume', '--daemon', url]);
     expect(noToken.stderr).toContain('resume needs the control token');
-    expect((await runCli(['ctl', 'suspend', '--daemon', 'http://10.1.2.3:9464'], { WSYNC_CONTROL_TOKEN: CONTROL_TOKEN })).stderr).toContain(
+    expect((await runCli(['ctl', 'suspend', '--daemon', 'http://10.1.2.3:9464'], { env: { WSYNC_CONTROL_TOKEN: CONTROL_TOKEN } })).stderr).toContain(
       'refusing to send the control token in plain http to 10.1.2.3:9464',
     );
   });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bearerMatches, handleControl, type ControlAction } from '../../src/daemon/control.js';
 import { parseListen, startHttpServer, type HttpServer } from '../../src/daemon/http.js';
-import { ROOT } from './harness.js';
+import { ROOT } from '../support/paths.js';
 
 const servers: HttpServer[] = [];
 afterEach(async () => {

@@ -4,8 +4,11 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/run-cli.js';
-import { assertBuilt, createEnv, eventually, monitorYaml, notifierYaml, type Env } from './harness.js';
+import { runCli } from '../support/cli.js';
+import { useDaemonSuite } from '../support/daemon.js';
+import { sampleValue, scrapeMetrics } from '../support/prometheus.js';
+import { waitUntil } from '../support/wait.js';
+import { monitorYaml, notifierYaml } from '../support/yaml.js';
 
 const HMAC_KEY = 'receiver-shared-hmac-key-7f3a';
 const CONTROL_TOKEN = 'control-token-0123456789abcdef';
@@ -15,14 +18,12 @@ interface Received {
   body: string;
 }
 
-let env: Env;
+const env = useDaemonSuite();
 let receiver: Server;
 let receiverUrl: string;
 const received: Received[] = [];
 
 beforeAll(async () => {
-  assertBuilt();
-  env = await createEnv();
   receiver = createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
@@ -36,7 +37,6 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/wsync`;
 });
 afterAll(async () => {
-  await env?.close();
   await new Promise<void>((r) => (receiver ? receiver.close(() => r()) : r()));
 });
 
@@ -45,13 +45,6 @@ function verifies(r: Received): boolean {
   const expected = Buffer.from(`sha256=${createHmac('sha256', HMAC_KEY).update(`${String(r.headers['x-wsync-timestamp'])}.${r.body}`).digest('hex')}`);
   const given = Buffer.from(String(r.headers['x-wsync-signature-256']));
   return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-/** A line of the Prometheus text: this metric, with (at least) these labels, at this value. */
-function sample(name: string, labels: Record<string, string>, value: number): RegExp {
-  const escape = (t: string): string => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const has = Object.entries(labels).map(([k, v]) => `(?=[^}]*\\b${k}="${escape(v)}")`).join('');
-  return new RegExp(`^${name}${has ? `\\{${has}[^}]*\\}` : ''} ${value}$`, 'm');
 }
 
 describe('notifications from wsync run', () => {
@@ -79,7 +72,7 @@ describe('notifications from wsync run', () => {
     const mark = d.mark;
     await writeFile(join(dir, 'monitors.yaml'), monitorYaml('checkout-errors', 10));
     await d.waitReconcile(mark, { result: 'applied' });
-    await eventually(() => received.length >= 2, 10_000, 'two notifications');
+    await waitUntil(() => received.length >= 2, { what: 'two notifications' });
     await d.waitFor((l) => l.msg === 'notification sent' && l.event === 'reconcile.recovered', { what: 'recovery sent' });
 
     expect(received.map((r) => r.headers['x-wsync-event'])).toEqual(['reconcile.failed', 'reconcile.recovered']);
@@ -92,11 +85,11 @@ describe('notifications from wsync run', () => {
     // A tampered body no longer verifies.
     expect(verifies({ ...(received[0] as Received), body: (received[0] as Received).body.replace('invalid', 'applied') })).toBe(false);
 
-    const metrics = await (await fetch(`${url}/metrics`)).text();
-    expect(metrics).toMatch(sample('wsync_notifications_total', { target: 'webhook', event: 'reconcile.failed', outcome: 'delivered' }, 1));
-    expect(metrics).toMatch(sample('wsync_notifications_total', { target: 'webhook', event: 'reconcile.recovered', outcome: 'delivered' }, 1));
+    const families = await scrapeMetrics(url);
+    expect(sampleValue(families, 'wsync_notifications_total', { target: 'webhook', event: 'reconcile.failed', outcome: 'delivered' })).toBe(1);
+    expect(sampleValue(families, 'wsync_notifications_total', { target: 'webhook', event: 'reconcile.recovered', outcome: 'delivered' })).toBe(1);
     // The HMAC key and the control token appear nowhere in the log.
-    const log = JSON.stringify(d.lines) + d.stderr.join('');
+    const log = JSON.stringify(d.lines) + d.stderr;
     expect(log).not.toContain(HMAC_KEY);
     expect(log).not.toContain(CONTROL_TOKEN);
   });
@@ -116,17 +109,14 @@ describe('notifications from wsync run', () => {
     await d.waitFor((l) => l.msg === 'notification failed' && l.target === 'webhook', { what: 'delivery failure logged' });
     // The retry after the failure is not held up.
     await d.waitReconcile(0, { trigger: 'retry', result: 'invalid' });
-    const metrics = await (await fetch(`${url}/metrics`)).text();
-    expect(metrics).toMatch(sample('wsync_notifications_total', { target: 'webhook', event: 'reconcile.failed', outcome: 'failed' }, 1));
+    const families = await scrapeMetrics(url);
+    expect(sampleValue(families, 'wsync_notifications_total', { target: 'webhook', event: 'reconcile.failed', outcome: 'failed' })).toBe(1);
   });
 
   it('refuses a notification target that would send in plain http across the network, naming the setting', async () => {
     const dir = join(env.tmp, 'bad-target');
     await mkdir(dir);
-    const r = await runCli(['run', dir, '--listen', '127.0.0.1:0', '--notify-webhook', 'http://hooks.example.com/x'], {
-      WSYNC_URL: env.emulator.url,
-      WSYNC_TOKEN: 'x',
-    });
+    const r = await runCli(['run', dir, '--listen', '127.0.0.1:0', '--notify-webhook', 'http://hooks.example.com/x'], { env: env.emulator.env });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/notification target "webhook": refusing plain http to hooks\.example\.com/);
   });

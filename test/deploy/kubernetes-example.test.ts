@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/util/package-root.js';
+import { ROOT } from '../support/paths.js';
 
-const DIR = join(packageRoot(), 'config-examples', 'deploy', 'kubernetes');
+const DIR = join(ROOT, 'config-examples', 'deploy', 'kubernetes');
 
 type Doc = Record<string, unknown> & { kind: string; spec: Record<string, unknown> };
 
@@ -65,7 +65,7 @@ describe('the Kubernetes example', () => {
     expect((podMonitor.spec.podMetricsEndpoints as { port: string }[])[0]?.port).toBe(wsync.ports?.[0]?.name);
     const rules = monitoring.find((d) => d.kind === 'PrometheusRule') as Doc;
     const exprs = JSON.stringify(rules.spec.groups);
-    const metricsDoc = readFileSync(join(packageRoot(), 'docs', 'deploy.md'), 'utf8');
+    const metricsDoc = readFileSync(join(ROOT, 'docs', 'deploy.md'), 'utf8');
     for (const metric of new Set(exprs.match(/wsync_[a-z_]+/g) ?? [])) expect(metricsDoc, metric).toContain(`\`${metric}\``);
   });
 });

@@ -1,17 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { controlToken, notificationTargets, startSuspended } from '../../../src/cli/commands/run/notifications.js';
+import { useScratch } from '../../support/tree.js';
 
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+const scratch = useScratch('wsync-notify-');
 function secretFile(text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'wsync-notify-'));
-  dirs.push(dir);
-  const file = join(dir, 'secret');
-  writeFileSync(file, `${text}\n`);
-  return file;
+  return join(scratch.tree({ secret: `${text}\n` }), 'secret');
 }
 
 describe('run: notification targets', () => {

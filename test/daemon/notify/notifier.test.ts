@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WebhookPost } from '../../../src/api/webhook.js';
 import { signature } from '../../../src/daemon/notify/messages.js';
 import { Notifier, type DeliveryOutcome, type NotificationTarget } from '../../../src/daemon/notify/notifier.js';
 import { Scheduler } from '../../../src/daemon/scheduler.js';
+import { FakeClock, flush } from '../../support/fake-clock.js';
 
 interface LogEntry {
   level: string;
@@ -11,7 +12,7 @@ interface LogEntry {
 }
 
 function setup(send: (req: WebhookPost) => Promise<number>, opts: { targets?: NotificationTarget[]; queueSize?: number; rateLimit?: { burst: number; refillMs: number } } = {}) {
-  const clock = { advance: (ms: number) => vi.advanceTimersByTimeAsync(ms) };
+  const clock = new FakeClock();
   const logs: LogEntry[] = [];
   const outcomes: string[] = [];
   const log = {
@@ -24,6 +25,7 @@ function setup(send: (req: WebhookPost) => Promise<number>, opts: { targets?: No
     send,
     source: { host: 'h', dir: '/ws' },
     log,
+    clock,
     timeoutMs: 5000,
     queueSize: opts.queueSize,
     rateLimit: opts.rateLimit,
@@ -33,24 +35,16 @@ function setup(send: (req: WebhookPost) => Promise<number>, opts: { targets?: No
   return { clock, logs, outcomes, notifier };
 }
 
-// The daemon's clock is the system clock with vitest's fake timers under it: time moves only when told.
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
 const failed = { result: 'failed' as const, revision: null, at: '2026-01-01T00:00:00.000Z', trigger: 'retry', message: 'boom', refusals: [], drift: [], observing: false };
 
 describe('Notifier', () => {
   it('posts the event signed with HMAC-SHA256 over timestamp and body', async () => {
     const posts: WebhookPost[] = [];
-    const { notifier, outcomes } = setup(async (req) => {
+    const { notifier, outcomes, clock } = setup(async (req) => {
       posts.push(req);
       return 204;
     });
-    vi.setSystemTime(1_700_000_000_000);
+    await clock.advance(1_700_000_000_000);
     notifier.reconciled(failed);
     await notifier.idle();
     expect(posts).toHaveLength(1);
@@ -68,6 +62,7 @@ describe('Notifier', () => {
     let runs = 0;
     let n = 0;
     const scheduler = new Scheduler({
+      clock,
       debounceMs: 10,
       backoffInitialMs: 1000,
       backoffMaxMs: 1000,
@@ -78,7 +73,7 @@ describe('Notifier', () => {
       },
     });
     scheduler.request('start');
-    await clock.advance(0);
+    await flush();
     // Every reconcile ran at its retry time although no delivery has ever been answered.
     await clock.advance(3000);
     expect(runs).toBe(4);
