@@ -141,6 +141,21 @@ export interface FieldDiff {
   sensitive?: boolean;
 }
 
+/**
+ * Some of a change's field diffs, grouped and worded by its kind for a reviewer (a dashboard: one
+ * group per chart, the layout in a few lines). Built from the diffs only, so it holds no value the
+ * diffs do not.
+ */
+export interface DiffGroup {
+  /** What the group is about, e.g. `chart errors (TimeSeries)`, `layout`, `dashboard`. */
+  title: string;
+  status: 'added' | 'removed' | 'changed';
+  /** The diffs inside the thing, paths relative to it (`query.apl`). */
+  diffs: FieldDiff[];
+  /** Lines that say it shorter than field diffs (a chart moved from x 0 to x 6). */
+  notes?: string[];
+}
+
 export interface Change {
   kind: KindName;
   key: string;
@@ -153,6 +168,8 @@ export interface Change {
   /** Said loudly by every plan format: what the change destroys besides the object (a dataset's data). */
   warning?: string;
   diffs: FieldDiff[];
+  /** The kind's reading of `diffs` for a reviewer; renderers show it in their place when present. */
+  outline?: DiffGroup[];
   /** The declaring document, for changes that come from a file. */
   source?: SourceLocation;
   /** `Kind/key` of changes in this plan that must succeed first (creates of referenced objects). */

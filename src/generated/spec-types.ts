@@ -164,6 +164,108 @@ useRetentionPeriod?: boolean
 mapFields?: string[]
 }
 
+/**
+ * A dashboard document, as the UI and GET /v2/dashboards/uid/{uid} give it (generated from the OpenAPI `Dashboard` schema by scripts/gen-dashboard-schema.mjs).
+ */
+export interface DashboardDocument {
+name: string
+/**
+ * User ID of the dashboard owner. Use `X-AXIOM-EVERYONE` to make the dashboard accessible to all users in the organization.
+ */
+owner?: string
+description?: string
+/**
+ * @maxItems 200
+ */
+charts: {
+id: string
+type: string
+}[]
+/**
+ * @maxItems 200
+ */
+layout: {
+i: string
+x: number
+y: (number | null)
+w: number
+h: number
+minW?: number
+minH?: number
+maxW?: number
+maxH?: number
+static?: boolean
+moved?: boolean
+}[]
+/**
+ * Seconds between refreshes; the OpenAPI document lists 15, 60 and 300.
+ */
+refreshTime: number
+schemaVersion: 2
+/**
+ * Relative time comparison offset. Compares the current time window against a previous period offset by this duration. Mutually exclusive with `againstTimestamp` — setting one clears the other. Use an empty string or omit to disable comparison.
+ */
+against?: ("-1h" | "-3h" | "-6h" | "-12h" | "-1d" | "-3d" | "-7d" | "-1w" | "-2w" | "-3w" | "-30d" | "-60d" | "-90d" | "")
+/**
+ * A datetime value. Accepts ISO 8601 (e.g. `2024-01-02T00:00:00.000Z`), relative time using `now-{duration}` where duration is a number followed by `s` (seconds), `m` (minutes), `h` (hours), `d` (days), or `w` (weeks) (e.g. `now-1h`, `now-7d`), a Unix epoch millisecond timestamp as a string (e.g. `1704067200000`), or an empty string to clear the value.
+ */
+againstTimestamp?: string
+/**
+ * Start of the dashboard time range. Use `qr-now-{duration}` for a quick range relative to now, where duration is a number followed by `s` (seconds), `m` (minutes), `h` (hours), `d` (days), or `w` (weeks). Examples: `qr-now-5m`, `qr-now-1h`, `qr-now-7d`. Alternatively, use a Unix epoch millisecond timestamp as a string (e.g. `1704067200000`).
+ */
+timeWindowStart: string
+/**
+ * End of the dashboard time range. Use `qr-now` for a rolling window that tracks the current time (pair with a `qr-now-{duration}` start), or a Unix epoch millisecond timestamp as a string (e.g. `1704153600000`).
+ */
+timeWindowEnd: string
+/**
+ * Optional dashboard UID. Must contain only letters, numbers, underscores, or hyphens, with length 1-128 when provided.
+ */
+uid?: string
+/**
+ * Datasets the dashboard queries (written by Axiom's own dashboard tools).
+ */
+datasets?: string[]
+/**
+ * Set by the service in the documents it answers: ignored (never compared, never sent).
+ */
+id?: string
+/**
+ * Set by the service in the documents it answers: ignored (never compared, never sent).
+ */
+version?: number
+/**
+ * Set by the service in the documents it answers: ignored (never compared, never sent).
+ */
+createdAt?: string
+/**
+ * Set by the service in the documents it answers: ignored (never compared, never sent).
+ */
+updatedAt?: string
+/**
+ * Set by the service in the documents it answers: ignored (never compared, never sent).
+ */
+createdBy?: string
+/**
+ * Set by the service in the documents it answers: ignored (never compared, never sent).
+ */
+updatedBy?: string
+/**
+ * Set by the service in the documents it answers: ignored (never compared, never sent).
+ */
+overrides?: {
+
+}
+}
+
+export interface DashboardSpec {
+/**
+ * The dashboard document: a .json file, its path relative to this file and inside the directory read. It is read as written (no ${env:} or ${file:}).
+ */
+file?: string
+dashboard?: DashboardDocument
+}
+
 export interface DatasetFieldSpec {
 dataset: string
 description?: string

@@ -1,5 +1,6 @@
 import { annotation } from './annotation.js';
 import { apiToken } from './apitoken.js';
+import { dashboard } from './dashboard.js';
 import { dataset } from './dataset.js';
 import { datasetField } from './datasetfield.js';
 import { group } from './group.js';
@@ -42,6 +43,7 @@ export const KINDS = {
   Annotation: withNfcKeys(annotation),
   View: withNfcKeys(view),
   ApiToken: withNfcKeys(apiToken),
+  Dashboard: withNfcKeys(dashboard),
 } as const satisfies Readonly<Record<string, KindModule>>;
 
 export type KindName = keyof typeof KINDS;

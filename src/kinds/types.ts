@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue, LiveObject } from '../core/types.js';
+import type { DiffGroup, FieldDiff, JsonObject, JsonValue, LiveObject, Severity } from '../core/types.js';
 import type { KindName } from './index.js';
 
 /** Maps a referenced object's name (natural key) to its id; undefined when it cannot be resolved. */
@@ -67,6 +67,34 @@ export interface FollowUpWrite {
 export interface IssuedSecret {
   /** Wire field of that answer holding it (ApiToken: `token`). */
   wireField: string;
+}
+
+/** An array of objects that name themselves by one field (a chart by `id`): compared item by item. */
+export interface KeyedArray {
+  /** Dotted spec path of the array, e.g. `dashboard.charts`. */
+  path: string;
+  /** The field of each item that names it, e.g. `id`. */
+  key: string;
+}
+
+/**
+ * A part of the spec a file may give instead of the resource file (a dashboard document as the UI
+ * exports it): `spec[pathField]` names a JSON file relative to the resource file, inside the tree;
+ * its content, checked against `schemaFile`, becomes `spec[documentField]`.
+ */
+export interface DocumentFile {
+  pathField: string;
+  documentField: string;
+  /** File name under schemas/ of the content's schema. */
+  schemaFile: string;
+}
+
+/** A problem the kind finds in a valid spec, beyond what its schema can say. */
+export interface SpecProblem {
+  severity: Severity;
+  /** JSON Pointer into the spec, e.g. `/dashboard/charts/2/type`. */
+  pointer: string;
+  message: string;
 }
 
 /** What `wsync export` makes of one live object, by the kind's own rules. */
@@ -158,6 +186,8 @@ export interface KindModule {
   issuedSecret?: IssuedSecret;
   /** Spec paths (dotted, `*` matches any key) of arrays compared without order. */
   setFields: readonly string[];
+  /** Arrays whose items name themselves: diffs say which item was added, removed or changed, and how. */
+  keyedArrays?: readonly KeyedArray[];
   /** Spec paths the server fills with this value when the request leaves them out. */
   defaults: Readonly<Record<string, JsonValue>>;
   /** Spec paths the server fills with a value of its own (e.g. Annotation time) when left out. */
@@ -170,6 +200,12 @@ export interface KindModule {
 
   /** Canonical form of a desired spec before it is compared (e.g. emails lower-cased). */
   normalize?(spec: JsonObject): JsonObject;
+  /** A part of the spec that may come from a JSON file of its own (a dashboard document). */
+  documentFile?: DocumentFile;
+  /** Checks of a schema-valid spec that a schema cannot express (unique chart ids); `name` is metadata.name. */
+  checkSpec?(name: string, spec: JsonObject): SpecProblem[];
+  /** A reviewer's reading of a change's diffs, when a flat list would not read well (a dashboard: per chart). */
+  outline?(diffs: readonly FieldDiff[]): DiffGroup[];
 
   /** Desired spec -> request body for create/update. Names become ids through `resolve`. */
   toWire(name: string, spec: JsonObject, resolve: ResolveName, live?: LiveObject): JsonObject;

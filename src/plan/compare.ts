@@ -3,7 +3,7 @@
 import type { FieldDiff, JsonObject, JsonValue } from '../core/types.js';
 import type { KindModule } from '../kinds/types.js';
 import { canonicalJson, cloneJson, compareText, dropEmptyObject, isEmptyValue, isJsonObject, jsonEqual } from '../core/json.js';
-import { deleteAt, findPaths, getAt, isPrefix, putAt } from '../core/json-paths.js';
+import { deleteAt, findPaths, getAt, isPrefix, putAt, withValueAt } from '../core/json-paths.js';
 import { compareSecrets, type SecretState } from './secrets.js';
 
 export interface CompareInput {
@@ -39,14 +39,16 @@ export function compareSpecs(input: CompareInput): Comparison {
   const computedLeftOut = module.computed.filter((pattern) => findPaths(desiredClean, [pattern]).length === 0);
   const liveClean = live === undefined ? {} : clean(module, live, ignore, computedLeftOut, true);
 
+  const [desiredItems, liveItems] = keyItems(module, desiredClean, liveClean);
   const raw: RawDiff[] = [];
-  walk(desiredClean, liveClean, canonical(module, desiredClean), canonical(module, liveClean), [], raw);
+  walk(desiredItems, liveItems, canonical(module, desiredItems), canonical(module, liveItems), [], raw);
 
+  const interpolated = input.interpolated.map((p) => keyedSegments(module, desired, p));
   const diffs: FieldDiff[] = raw.map((d) => {
-    if (input.interpolated.some((p) => isPrefix(d.segments, p) || isPrefix(p, d.segments))) {
-      return { path: d.segments.join('.'), sensitive: true };
+    if (interpolated.some((p) => isPrefix(d.segments, p) || isPrefix(p, d.segments))) {
+      return { path: displayPath(d.segments), sensitive: true };
     }
-    const diff: FieldDiff = { path: d.segments.join('.') };
+    const diff: FieldDiff = { path: displayPath(d.segments) };
     if (d.before !== undefined) diff.before = d.before;
     if (d.after !== undefined) diff.after = d.after;
     return diff;
@@ -80,6 +82,68 @@ function clean(
     for (const found of findPaths(cleaned, [pattern])) deleteAt(cleaned, found.segments);
   }
   return dropEmptyObject(cleaned);
+}
+
+/**
+ * The segment that stands for the item of a keyed array named `key`: shown as `charts[errors]`, or
+ * `charts["a.b"]` (JSON-quoted) when the name could be misread.
+ */
+function itemSegment(key: string): string {
+  return /^[^[\]."\\\s]+$/.test(key) ? `[${key}]` : `[${JSON.stringify(key)}]`;
+}
+
+/** `dashboard.charts[errors].query.apl`: dotted, item segments without a dot. */
+function displayPath(segments: readonly string[]): string {
+  let out = '';
+  for (const segment of segments) out += out === '' || segment.startsWith('[') ? segment : `.${segment}`;
+  return out;
+}
+
+/** The items of a keyed array by their names, or undefined when some item has no name or shares one. */
+function itemsByName(value: JsonValue | undefined, key: string): JsonObject | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const out: JsonObject = {};
+  for (const item of value) {
+    const name = isJsonObject(item) ? item[key] : undefined;
+    if (typeof name !== 'string' || Object.prototype.hasOwnProperty.call(out, itemSegment(name))) return undefined;
+    out[itemSegment(name)] = item;
+  }
+  return out;
+}
+
+/**
+ * Keyed arrays turned into objects keyed by their items' names on both sides, so the walk diffs
+ * item by item (an added chart, a changed query) instead of the array as a whole. An array that
+ * cannot be keyed on either side stays an array on both.
+ */
+function keyItems(module: KindModule, desired: JsonObject, live: JsonObject): [JsonObject, JsonObject] {
+  let d = desired;
+  let l = live;
+  for (const { path, key } of module.keyedArrays ?? []) {
+    const segments = path.split('.');
+    const dValue = getAt(d, segments);
+    const lValue = getAt(l, segments);
+    const dItems = itemsByName(dValue, key);
+    const lItems = itemsByName(lValue, key);
+    if ((dValue !== undefined && !dItems) || (lValue !== undefined && !lItems)) continue;
+    if (dItems) d = withValueAt(d, segments, dItems);
+    if (lItems) l = withValueAt(l, segments, lItems);
+  }
+  return [d, l];
+}
+
+/** Spec segments with the index of a keyed array's item replaced by its name, as the walk names it. */
+function keyedSegments(module: KindModule, spec: JsonObject, segments: readonly string[]): string[] {
+  const out = [...segments];
+  for (const { path, key } of module.keyedArrays ?? []) {
+    const arrayPath = path.split('.');
+    if (!isPrefix(arrayPath, out) || out.length <= arrayPath.length) continue;
+    const array = getAt(spec, arrayPath);
+    const item = Array.isArray(array) ? array[Number(out[arrayPath.length])] : undefined;
+    const name = isJsonObject(item) ? item[key] : undefined;
+    if (typeof name === 'string') out[arrayPath.length] = itemSegment(name);
+  }
+  return out;
 }
 
 /** Timestamps as instants and sets in one order, so that equal meanings compare equal. */

@@ -125,6 +125,7 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
     interpolated: resource.interpolated.map((p) => pointerSegments(specPointer(p))),
     secrets: { hashKey: ctx.inventory.hashKey, recorded: entry?.secretHashes },
   });
+  if (diffs.length > 0 && module.outline) change.outline = module.outline(diffs);
   const observed = isObserved(resource, ctx.policy);
 
   if (!match) {

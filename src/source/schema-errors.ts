@@ -1,11 +1,11 @@
 import { isJsonObject } from '../core/json.js';
 import { escapePointerSegment, pointerSegments } from '../core/json-paths.js';
 import { forbiddenNameCharacter, NAME_PATTERN } from '../core/names.js';
-import type { Diagnostic, JsonValue, SourceLocation } from '../core/types.js';
+import type { Diagnostic, JsonValue, Severity, SourceLocation } from '../core/types.js';
 import { dottedPath } from './document.js';
 import { loadSchemas } from './schema-files.js';
 import { suggestion } from './suggest.js';
-import type { ErrorObject } from './validator.js';
+import { UNKNOWN_FIELDS_KEYWORD, type ErrorObject } from './validator.js';
 
 /** What a schema error needs to become a message about a place in a file. */
 export interface ErrorContext {
@@ -119,11 +119,11 @@ class Translator {
     }
   }
 
-  emit(code: string, at: Located, field: Located | undefined, message: string): void {
+  emit(code: string, at: Located, field: Located | undefined, message: string, severity: Severity = 'error'): void {
     const dedupe = `${at.pointer}\n${message}`;
     if (this.seen.has(dedupe)) return;
     this.seen.add(dedupe);
-    const d: Diagnostic = { severity: 'error', code, ...this.locationOf(at.pointer), message };
+    const d: Diagnostic = { severity, code, ...this.locationOf(at.pointer), message };
     const named = field ?? at;
     if (named.segments.length > 0) d.field = dottedPath(named.segments);
     this.out.push(d);
@@ -147,7 +147,15 @@ class Translator {
         const name = String(params.additionalProperty);
         const allowed = Object.keys(asNode(parent?.properties) ?? {});
         const field = child(at, name);
-        this.emit('unknown-field', field, field, `${p}unknown field "${name}"${suggestion(name, allowed)}`);
+        const hint = suggestion(name, allowed);
+        // An object the service knows more fields of than the schema: only a likely typo is an error.
+        if (parent?.[UNKNOWN_FIELDS_KEYWORD] === 'warning' && hint === '') {
+          const of = typeof parent.title === 'string' ? ` of a ${parent.title} chart` : '';
+          const message = `${p}unknown field "${name}" (not in the API's description${of}; sent as written)`;
+          this.emit('unknown-field', field, field, message, 'warning');
+          return;
+        }
+        this.emit('unknown-field', field, field, `${p}unknown field "${name}"${hint}`);
         return;
       }
       case 'false schema': {

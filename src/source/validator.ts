@@ -26,6 +26,9 @@ function collectFormats(node: unknown, into: Set<string>): void {
   }
 }
 
+/** Marks an object whose unknown fields are warnings unless close to a known field (schemas/dashboard-document.json). */
+export const UNKNOWN_FIELDS_KEYWORD = 'x-wsync-unknown-fields';
+
 /** The export name of a schema file in the precompiled module: `monitor.json` -> `monitor`. */
 export function exportNameOf(schemaFile: string): string {
   return schemaFile.replace(/\.json$/, '').replace(/[^A-Za-z0-9_]/g, '_');
@@ -54,6 +57,9 @@ export function createAjv(options: { source?: boolean } = {}): Ajv {
     // Shared definitions (capabilities) compiled once, not into every kind that uses them.
     inlineRefs: false,
   });
+  // An annotation, read by the error translator: unknown fields of this object are warnings unless
+  // they look like a typo of a known one (dashboard charts, which the service knows more of).
+  created.addKeyword({ keyword: UNKNOWN_FIELDS_KEYWORD, schemaType: 'string' });
   const formats = new Set<string>();
   for (const schema of schemas.values()) collectFormats(schema, formats);
   // Only the formats the schemas use: adding all of them costs start-up time for nothing.

@@ -1,0 +1,112 @@
+// Dashboards: /v2/dashboards, addressed by their uid (metadata.name). The document is written with
+// the version read last, so a save made in the UI in between is refused (409/412) rather than
+// overwritten. docs/wire-contract.md "Dashboards" gives the evidence for what is normalised here.
+import { asJsonObject, isJsonObject } from '../core/json.js';
+import type { JsonObject } from '../core/types.js';
+import { asString, encodeSegment } from './common.js';
+import { checkDashboard } from './dashboard-checks.js';
+import { outlineDashboard } from './dashboard-outline.js';
+import type { KindModule } from './types.js';
+
+/** The owner meaning "every user of the org"; the service also answers it in lower case, and makes "" into it. */
+export const EVERYONE = 'X-AXIOM-EVERYONE';
+
+/** Keys the service puts into the document it answers; never compared, never sent. */
+const READ_BACK_KEYS = ['id', 'uid', 'version', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy'];
+
+/** The document's own keys (the OpenAPI `Dashboard`, plus `datasets`): a live key outside these is the service's. */
+const DOCUMENT_KEYS = new Set([
+  'name',
+  'owner',
+  'description',
+  'charts',
+  'layout',
+  'refreshTime',
+  'schemaVersion',
+  'against',
+  'againstTimestamp',
+  'timeWindowStart',
+  'timeWindowEnd',
+  'datasets',
+]);
+
+function ownerOf(document: JsonObject): string {
+  const owner = asString(document.owner) ?? '';
+  return owner === '' || owner.toUpperCase() === EVERYONE ? EVERYONE : owner;
+}
+
+/** The document without what the service adds on read (`overrides: {}` among them), the owner in one spelling. */
+function withoutReadBack(document: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(document)) {
+    if (READ_BACK_KEYS.includes(key)) continue;
+    if (key === 'overrides' && isJsonObject(value) && Object.keys(value).length === 0) continue;
+    out[key] = value;
+  }
+  out.owner = ownerOf(document);
+  return out;
+}
+
+function documentOf(spec: JsonObject): JsonObject {
+  return asJsonObject(spec.dashboard) ?? {};
+}
+
+export const dashboard: KindModule = {
+  kind: 'Dashboard',
+  plural: 'dashboards',
+  schemaFile: 'dashboard.json',
+  level: 2,
+  description: 'A dashboard (charts and their layout), keyed by uid; its document may be a JSON file beside the resource.',
+  keyOf: (name) => name,
+  list: { style: 'paged', path: '/v2/dashboards', pageSize: 1000, query: {} },
+  liveObjectFromListItem(item) {
+    // A write answers {status, dashboard: <the listed shape>}; a list item is that shape itself.
+    const inner = asJsonObject(item.dashboard);
+    const raw = typeof item.status === 'string' && inner !== undefined && typeof inner.uid === 'string' ? inner : item;
+    const uid = raw.uid;
+    if (typeof uid !== 'string' || uid === '') throw new Error('a dashboard without a uid');
+    return { id: uid, raw };
+  },
+  create: { method: 'POST', path: '/v2/dashboards' },
+  update: (id) => ({ method: 'PUT', path: `/v2/dashboards/uid/${encodeSegment(id)}` }),
+  remove: (id) => ({ method: 'DELETE', path: `/v2/dashboards/uid/${encodeSegment(id)}` }),
+  // 409 and 412: someone saved the dashboard after we read its version.
+  staleWriteStatuses: [409, 412],
+  serverOwned: ['id', 'uid', 'version', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy'],
+  secretFields: [],
+  setFields: ['dashboard.datasets'],
+  keyedArrays: [
+    { path: 'dashboard.charts', key: 'id' },
+    { path: 'dashboard.layout', key: 'i' },
+  ],
+  defaults: {},
+  computed: [],
+  timestamps: [],
+  immutable: [],
+  references: [],
+  documentFile: { pathField: 'file', documentField: 'dashboard', schemaFile: 'dashboard-document.json' },
+
+  normalize(spec) {
+    return { dashboard: withoutReadBack(documentOf(spec)) };
+  },
+
+  checkSpec: (name, spec) => checkDashboard(name, documentOf(spec)),
+
+  outline: (diffs) => outlineDashboard(diffs),
+
+  toWire(name, spec, _resolve, live) {
+    // Never `overwrite`: a write over a version we did not read must fail, not win.
+    const body: JsonObject = { uid: name, dashboard: withoutReadBack(documentOf(spec)) };
+    const version = live?.raw.version;
+    if (typeof version === 'number') body.version = version;
+    return body;
+  },
+
+  fromWire(raw) {
+    const document = asJsonObject(raw.dashboard) ?? {};
+    const known: JsonObject = {};
+    // Keys outside the document's own are the service's (tf keeps only the keys its user wrote).
+    for (const [key, value] of Object.entries(document)) if (DOCUMENT_KEYS.has(key)) known[key] = value;
+    return { name: asString(raw.uid) ?? '', spec: { dashboard: withoutReadBack(known) } };
+  },
+};
