@@ -47,11 +47,56 @@ const REQUEST_SCHEMAS = [
   'PostOrg',
   'UpdateOrg',
   'View',
+  'DashboardUpsertRequest',
 ];
+
+/** Chart types the document describes; the live service stores others too (see OVERRIDES.Chart). */
+const CHART_TYPES = {
+  TimeSeriesChart: 'TimeSeries',
+  HeatmapChart: 'Heatmap',
+  LogStreamChart: 'LogStream',
+  PieChart: 'Pie',
+  ScatterChart: 'Scatter',
+  TableChart: 'Table',
+  TopKChart: 'TopK',
+  StatisticChart: 'Statistic',
+  NoteChart: 'Note',
+  MonitorListChart: 'MonitorList',
+  SmartFilterChart: 'SmartFilter',
+  SpacerChart: 'Spacer',
+};
+
+/** Chart fields the live service takes beyond the document (wire-contract.md "Dashboards"). */
+function chartExtras(type) {
+  const extra = { datasetId: { type: 'string' } };
+  if (type !== 'Note') extra.customUnits = { type: 'string', maxLength: 200 };
+  if (type === 'Statistic') extra.unit = { type: 'string', maxLength: 100 };
+  return extra;
+}
+
+const withProperties = (schema, extra) => ({ ...schema, properties: { ...schema.properties, ...extra } });
 
 const OVERRIDES = {
   // wire-contract.md: "StarredQuery: metadata: {}" is a server-filled default, so a client may omit it.
   StarredQuery: (schema) => ({ ...schema, required: schema.required.filter((name) => name !== 'metadata') }),
+  // wire-contract.md "Dashboards": what the live service takes beyond the document.
+  Dashboard: (schema) => withProperties(schema, { datasets: { type: 'array', items: { type: 'string' } } }),
+  // SectionHeader and Placeholder (stored by the live service) and types the document does not
+  // know yet: an id and a type, fields unchecked.
+  Chart: (schema) => ({
+    oneOf: [
+      ...schema.oneOf,
+      {
+        type: 'object',
+        required: ['id', 'type'],
+        properties: { id: { type: 'string', minLength: 1 }, type: { type: 'string', not: { enum: Object.values(CHART_TYPES) } } },
+      },
+    ],
+  }),
+  LayoutItem: (schema) => withProperties(schema, { moved: { type: 'boolean' } }),
+  TimeSeriesQueryOptions: (schema) => withProperties(schema, { aggChartOpts: { type: 'string' }, editorContent: { type: 'string' } }),
+  HeatmapQueryOptions: (schema) => withProperties(schema, { editorContent: { type: 'string' } }),
+  ...Object.fromEntries(Object.entries(CHART_TYPES).map(([name, type]) => [name, (schema) => withProperties(schema, chartExtras(type))])),
 };
 
 const DROPPED_KEYS = new Set(['description', 'example', 'examples', 'externalDocs', 'readOnly', 'writeOnly']);
@@ -81,9 +126,14 @@ function convert(node) {
     out[key] = convert(value);
   }
   if (out.properties && out.type === undefined) out.type = 'object';
+  // OpenAPI 3.0's boolean exclusiveMinimum is a number in JSON Schema draft 6 and later.
+  if (out.exclusiveMinimum === true) {
+    out.exclusiveMinimum = out.minimum ?? 0;
+    delete out.minimum;
+  }
   if (node.nullable === true) {
     if (typeof out.type === 'string') out.type = [out.type, 'null'];
-    if (Array.isArray(out.enum)) out.enum = [...out.enum, null];
+    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
   }
   return out;
 }

@@ -15,7 +15,8 @@ export interface DirWatcherOptions {
 }
 
 const IGNORED_SEGMENTS = new Set(['.git', 'node_modules']);
-const RESOURCE_EXT = new Set(['.yaml', '.yml']);
+// JSON: documents resource files name (a dashboard exported from the UI), which change on their own.
+const RESOURCE_EXT = new Set(['.yaml', '.yml', '.json']);
 // A burst of a thousand edits tells nothing more than one: stop keeping their paths.
 const MAX_PENDING_PATHS = 1000;
 

@@ -5,6 +5,7 @@ import type { Faults } from './faults.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RequestLog } from './request-log.js';
 import { jsonOf, noContent, type Reply } from './routes.js';
+import { uiSaveHook } from './kinds/dashboards.js';
 import { exportSeed, importSeed } from './seed.js';
 import type { Workspace } from './store.js';
 
@@ -21,6 +22,7 @@ const ROUTES: Record<string, readonly string[]> = {
   '/_emulator/faults': ['GET', 'POST'],
   '/_emulator/seed': ['POST'],
   '/_emulator/state': ['GET'],
+  '/_emulator/dashboards/ui-save': ['POST'],
 };
 
 export function handleControl(
@@ -52,6 +54,8 @@ export function handleControl(
       deps.limiter.setLimit(settings.rateLimit ?? undefined);
       return jsonOf(settings);
     }
+    case 'POST /_emulator/dashboards/ui-save':
+      return jsonOf(uiSaveHook(deps.workspace, body));
     case 'POST /_emulator/seed':
       if (body === undefined) throw badRequest('seed: a JSON request body is required');
       return jsonOf({ imported: importSeed(deps.workspace, body, 'seed') });

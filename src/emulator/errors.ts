@@ -1,8 +1,13 @@
-// An error that becomes an HTTP answer `{code, message}`; anything else thrown by a handler is a 500.
+import type { JsonObject } from './json.js';
+
+// An error that becomes an HTTP answer `{code, message}` (plus `details`, for the answers the
+// OpenAPI document gives more fields: a dashboard's currentVersion); anything else thrown by a
+// handler is a 500.
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly details: JsonObject = {},
   ) {
     super(message);
     this.name = 'ApiError';

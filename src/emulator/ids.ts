@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Random } from './prng.js';
 
-export type IdPrefix = 'notify' | 'mon' | 'ann' | 'role' | 'grp' | 'usr' | 'vfld' | 'sq' | 'tok';
+export type IdPrefix = 'notify' | 'mon' | 'ann' | 'role' | 'grp' | 'usr' | 'vfld' | 'sq' | 'tok' | 'dash';
 
 function hex(random: Random, digits: number): string {
   let out = '';

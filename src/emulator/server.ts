@@ -142,7 +142,7 @@ async function readJsonBody(request: IncomingMessage): Promise<unknown> {
 
 function errorReply(error: unknown): Reply {
   if (error instanceof ApiError) {
-    return { status: error.status, body: JSON.stringify({ code: error.status, message: error.message }) };
+    return { status: error.status, body: JSON.stringify({ ...error.details, code: error.status, message: error.message }) };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { status: 500, body: JSON.stringify({ code: 500, message: `internal emulator error: ${message}` }) };

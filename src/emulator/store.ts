@@ -3,7 +3,7 @@ import { Collection, type Stored } from './collection.js';
 import { IdFactory } from './ids.js';
 import type { JsonObject } from './json.js';
 import type { Random } from './prng.js';
-import { notifierView, orgView, tokenView, userView } from './views.js';
+import { dashboardView, notifierView, orgView, tokenView, userView } from './views.js';
 
 export interface WorkspaceSettings {
   /** The rate limit the org licenses report. */
@@ -26,6 +26,10 @@ export class Workspace {
   readonly starredQueries = new Collection<Stored>((query) => query);
   readonly annotations = new Collection<Stored>((annotation) => annotation);
   readonly tokens = new Collection<Stored>(tokenView);
+  /** Dashboards keyed by uid. */
+  readonly dashboards = new Collection<Stored>(dashboardView);
+  /** uid -> a save "someone made in the UI", applied just before the next write to that dashboard (a test hook). */
+  readonly pendingUiSaves = new Map<string, JsonObject>();
   /** Token secret -> token id, for authentication. */
   readonly tokenIdsBySecret = new Map<string, string>();
   readonly orgs: Collection<Stored>;

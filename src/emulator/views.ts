@@ -71,3 +71,26 @@ export function orgView(org: Stored, rateLimitPerSecond: number): JsonObject {
     },
   };
 }
+
+/** The owner shared with every user of the org; answered in lower case, as the service has been seen to. */
+export const DASHBOARD_EVERYONE = 'x-axiom-everyone';
+
+/**
+ * A dashboard as GET /v2/dashboards answers it (DashboardResource): `id` is the server's own id,
+ * `uid` the stable one; the document carries the uid and the owner (lower case for everyone).
+ */
+export function dashboardView(item: Stored): JsonObject {
+  const document = isJsonObject(item.dashboard) ? item.dashboard : {};
+  const owner = stringField(document, 'owner') ?? '';
+  const everyone = owner === '' || owner.toLowerCase() === DASHBOARD_EVERYONE;
+  return {
+    uid: item.id,
+    id: item.dashboardId ?? item.id,
+    version: item.version ?? 1,
+    dashboard: { ...document, owner: everyone ? DASHBOARD_EVERYONE : owner, uid: item.id },
+    createdAt: item.createdAt ?? '',
+    updatedAt: item.updatedAt ?? '',
+    createdBy: item.createdBy ?? '',
+    updatedBy: item.updatedBy ?? '',
+  };
+}

@@ -62,12 +62,123 @@ export const wireSchemas: Record<string, unknown> = {
         }
       }
     },
+    "AdvancedColumnSetting": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": "string",
+          "maxLength": 500
+        },
+        "width": {
+          "type": "integer",
+          "exclusiveMinimum": 0,
+          "maximum": 9007199254740991
+        }
+      },
+      "required": [
+        "name"
+      ],
+      "additionalProperties": false
+    },
+    "AplString": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 500000
+    },
     "BooleanString": {
       "type": "string",
       "enum": [
         "true",
         "false",
         ""
+      ]
+    },
+    "Chart": {
+      "oneOf": [
+        {
+          "$ref": "wire#/definitions/TimeSeriesChart"
+        },
+        {
+          "$ref": "wire#/definitions/HeatmapChart"
+        },
+        {
+          "$ref": "wire#/definitions/LogStreamChart"
+        },
+        {
+          "$ref": "wire#/definitions/PieChart"
+        },
+        {
+          "$ref": "wire#/definitions/ScatterChart"
+        },
+        {
+          "$ref": "wire#/definitions/TableChart"
+        },
+        {
+          "$ref": "wire#/definitions/TopKChart"
+        },
+        {
+          "$ref": "wire#/definitions/StatisticChart"
+        },
+        {
+          "$ref": "wire#/definitions/NoteChart"
+        },
+        {
+          "$ref": "wire#/definitions/MonitorListChart"
+        },
+        {
+          "$ref": "wire#/definitions/SmartFilterChart"
+        },
+        {
+          "$ref": "wire#/definitions/SpacerChart"
+        },
+        {
+          "type": "object",
+          "required": [
+            "id",
+            "type"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "minLength": 1
+            },
+            "type": {
+              "type": "string",
+              "not": {
+                "enum": [
+                  "TimeSeries",
+                  "Heatmap",
+                  "LogStream",
+                  "Pie",
+                  "Scatter",
+                  "Table",
+                  "TopK",
+                  "Statistic",
+                  "Note",
+                  "MonitorList",
+                  "SmartFilter",
+                  "Spacer"
+                ]
+              }
+            }
+          }
+        }
+      ]
+    },
+    "ChartId": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 200
+    },
+    "ColumnSetting": {
+      "oneOf": [
+        {
+          "type": "string",
+          "maxLength": 500
+        },
+        {
+          "$ref": "wire#/definitions/AdvancedColumnSetting"
+        }
       ]
     },
     "CreateAPIToken": {
@@ -153,6 +264,10 @@ export const wireSchemas: Record<string, unknown> = {
         }
       }
     },
+    "CssColor": {
+      "type": "string",
+      "maxLength": 200
+    },
     "CustomNotifierConfig": {
       "type": "object",
       "required": [
@@ -180,6 +295,129 @@ export const wireSchemas: Record<string, unknown> = {
         }
       }
     },
+    "Dashboard": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100
+        },
+        "owner": {
+          "$ref": "wire#/definitions/Owner"
+        },
+        "description": {
+          "type": "string",
+          "maxLength": 1000
+        },
+        "charts": {
+          "maxItems": 200,
+          "type": "array",
+          "items": {
+            "$ref": "wire#/definitions/Chart"
+          }
+        },
+        "layout": {
+          "maxItems": 200,
+          "type": "array",
+          "items": {
+            "$ref": "wire#/definitions/LayoutItem"
+          }
+        },
+        "refreshTime": {
+          "type": "integer",
+          "enum": [
+            15,
+            60,
+            300
+          ]
+        },
+        "schemaVersion": {
+          "$ref": "wire#/definitions/SchemaVersion"
+        },
+        "against": {
+          "type": "string",
+          "enum": [
+            "-1h",
+            "-3h",
+            "-6h",
+            "-12h",
+            "-1d",
+            "-3d",
+            "-7d",
+            "-1w",
+            "-2w",
+            "-3w",
+            "-30d",
+            "-60d",
+            "-90d"
+          ]
+        },
+        "againstTimestamp": {
+          "$ref": "wire#/definitions/DatetimeString"
+        },
+        "timeWindowStart": {
+          "$ref": "wire#/definitions/TimeWindowStart"
+        },
+        "timeWindowEnd": {
+          "$ref": "wire#/definitions/TimeWindowEnd"
+        },
+        "uid": {
+          "$ref": "wire#/definitions/DashboardUID"
+        },
+        "datasets": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      },
+      "required": [
+        "name",
+        "owner",
+        "charts",
+        "layout",
+        "refreshTime",
+        "schemaVersion",
+        "timeWindowStart",
+        "timeWindowEnd"
+      ],
+      "additionalProperties": false
+    },
+    "DashboardDocument": {
+      "type": "object",
+      "additionalProperties": true,
+      "$ref": "wire#/definitions/Dashboard"
+    },
+    "DashboardUID": {
+      "type": "string",
+      "pattern": "^[A-Za-z0-9_-]{1,128}$"
+    },
+    "DashboardUpsertRequest": {
+      "type": "object",
+      "required": [
+        "dashboard"
+      ],
+      "properties": {
+        "dashboard": {
+          "$ref": "wire#/definitions/DashboardDocument"
+        },
+        "message": {
+          "type": "string"
+        },
+        "overwrite": {
+          "type": "boolean",
+          "default": false
+        },
+        "uid": {
+          "type": "string"
+        },
+        "version": {
+          "type": "integer",
+          "format": "int64"
+        }
+      }
+    },
     "DatasetField": {
       "type": "object",
       "required": [
@@ -203,6 +441,42 @@ export const wireSchemas: Record<string, unknown> = {
           "type": "string"
         }
       }
+    },
+    "DatasetStreamSettings": {
+      "type": "object",
+      "properties": {
+        "fontSize": {
+          "type": "string",
+          "maxLength": 20,
+          "pattern": "^\\d+px$"
+        },
+        "highlightSeverity": {
+          "type": "boolean"
+        },
+        "showRaw": {
+          "type": "boolean"
+        },
+        "showEvent": {
+          "type": "boolean"
+        },
+        "showTimestamp": {
+          "type": "boolean"
+        },
+        "wrapLines": {
+          "type": "boolean"
+        },
+        "hideNulls": {
+          "type": "boolean"
+        },
+        "fitColumns": {
+          "type": "boolean"
+        }
+      },
+      "additionalProperties": false
+    },
+    "DatetimeString": {
+      "type": "string",
+      "maxLength": 100
     },
     "DiscordConfig": {
       "properties": {
@@ -262,6 +536,211 @@ export const wireSchemas: Record<string, unknown> = {
           }
         }
       }
+    },
+    "HeatmapChart": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "wire#/definitions/ChartId"
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "Heatmap"
+          ]
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 500
+        },
+        "query": {
+          "$ref": "wire#/definitions/HeatmapChartQuery"
+        },
+        "datasetId": {
+          "type": "string"
+        },
+        "customUnits": {
+          "type": "string",
+          "maxLength": 200
+        }
+      },
+      "required": [
+        "id",
+        "type",
+        "query"
+      ],
+      "additionalProperties": false,
+      "title": "Heatmap"
+    },
+    "HeatmapChartQuery": {
+      "anyOf": [
+        {
+          "$ref": "wire#/definitions/HeatmapNonMetricsAplQuery"
+        },
+        {
+          "$ref": "wire#/definitions/HeatmapNativeMplQuery"
+        }
+      ],
+      "title": "ChartQuery"
+    },
+    "HeatmapNativeMplQuery": {
+      "type": "object",
+      "properties": {
+        "mpl": {
+          "$ref": "wire#/definitions/MplString"
+        },
+        "queryOptions": {
+          "$ref": "wire#/definitions/HeatmapQueryOptions"
+        }
+      },
+      "required": [
+        "mpl"
+      ],
+      "additionalProperties": false,
+      "title": "MPL"
+    },
+    "HeatmapNonMetricsAplQuery": {
+      "type": "object",
+      "properties": {
+        "apl": {
+          "$ref": "wire#/definitions/AplString"
+        },
+        "queryOptions": {
+          "$ref": "wire#/definitions/HeatmapQueryOptions"
+        }
+      },
+      "required": [
+        "apl"
+      ],
+      "additionalProperties": false,
+      "title": "APL"
+    },
+    "HeatmapQueryOptions": {
+      "type": "object",
+      "properties": {
+        "timeSeriesView": {
+          "type": "string",
+          "enum": [
+            "charts",
+            "resultsTable",
+            "charts|resultsTable",
+            ""
+          ]
+        },
+        "editorContent": {
+          "type": "string"
+        }
+      },
+      "additionalProperties": false
+    },
+    "LayoutItem": {
+      "type": "object",
+      "properties": {
+        "i": {
+          "$ref": "wire#/definitions/ChartId"
+        },
+        "x": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 11
+        },
+        "y": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0,
+          "maximum": 9007199254740991
+        },
+        "w": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 12
+        },
+        "h": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "minW": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 12
+        },
+        "minH": {
+          "type": "number",
+          "minimum": 0.5,
+          "maximum": 100
+        },
+        "maxW": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 12
+        },
+        "maxH": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "static": {
+          "type": "boolean"
+        },
+        "moved": {
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "i",
+        "x",
+        "y",
+        "w",
+        "h"
+      ],
+      "additionalProperties": false
+    },
+    "LogStreamChart": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "wire#/definitions/ChartId"
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "LogStream"
+          ]
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 500
+        },
+        "query": {
+          "$ref": "wire#/definitions/SimpleChartQuery"
+        },
+        "tableSettings": {
+          "$ref": "wire#/definitions/TableSettings"
+        },
+        "datasetId": {
+          "type": "string"
+        },
+        "customUnits": {
+          "type": "string",
+          "maxLength": 200
+        }
+      },
+      "required": [
+        "id",
+        "type",
+        "query"
+      ],
+      "additionalProperties": false,
+      "title": "Log stream"
+    },
+    "LogoUrl": {
+      "type": "string",
+      "maxLength": 2000
     },
     "MapField": {
       "type": "object",
@@ -408,6 +887,87 @@ export const wireSchemas: Record<string, unknown> = {
         }
       }
     },
+    "MonitorListChart": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "wire#/definitions/ChartId"
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "MonitorList"
+          ]
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 500
+        },
+        "selectedMonitors": {
+          "minItems": 1,
+          "maxItems": 200,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 200
+          }
+        },
+        "columns": {
+          "$ref": "wire#/definitions/MonitorListColumns"
+        },
+        "datasetId": {
+          "type": "string"
+        },
+        "customUnits": {
+          "type": "string",
+          "maxLength": 200
+        }
+      },
+      "required": [
+        "id",
+        "type",
+        "selectedMonitors",
+        "columns"
+      ],
+      "additionalProperties": false,
+      "title": "Monitor list"
+    },
+    "MonitorListColumns": {
+      "type": "object",
+      "properties": {
+        "status": {
+          "type": "boolean"
+        },
+        "history": {
+          "type": "boolean"
+        },
+        "dataset": {
+          "type": "boolean"
+        },
+        "type": {
+          "type": "boolean"
+        },
+        "notifiers": {
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "status",
+        "history",
+        "dataset",
+        "type",
+        "notifiers"
+      ],
+      "additionalProperties": false
+    },
+    "MplString": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 500000,
+      "title": "MplString"
+    },
     "NewAnnotation": {
       "type": "object",
       "required": [
@@ -447,6 +1007,41 @@ export const wireSchemas: Record<string, unknown> = {
           "maxLength": 512
         }
       }
+    },
+    "NoteChart": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "wire#/definitions/ChartId"
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "Note"
+          ]
+        },
+        "text": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100000
+        },
+        "variant": {
+          "type": "string",
+          "enum": [
+            "default"
+          ]
+        },
+        "datasetId": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "id",
+        "type",
+        "text"
+      ],
+      "additionalProperties": false,
+      "title": "Note"
     },
     "Notifier": {
       "type": "object",
@@ -520,6 +1115,9 @@ export const wireSchemas: Record<string, unknown> = {
       },
       "type": "object"
     },
+    "Owner": {
+      "type": "string"
+    },
     "PagerDutyConfig": {
       "properties": {
         "routingKey": {
@@ -530,6 +1128,42 @@ export const wireSchemas: Record<string, unknown> = {
         }
       },
       "type": "object"
+    },
+    "PieChart": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "wire#/definitions/ChartId"
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "Pie"
+          ]
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 500
+        },
+        "query": {
+          "$ref": "wire#/definitions/SimpleChartQuery"
+        },
+        "datasetId": {
+          "type": "string"
+        },
+        "customUnits": {
+          "type": "string",
+          "maxLength": 200
+        }
+      },
+      "required": [
+        "id",
+        "type",
+        "query"
+      ],
+      "additionalProperties": false,
+      "title": "Pie"
     },
     "PostOrg": {
       "type": "object",
@@ -675,6 +1309,85 @@ export const wireSchemas: Record<string, unknown> = {
         }
       }
     },
+    "ScatterChart": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "wire#/definitions/ChartId"
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "Scatter"
+          ]
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 500
+        },
+        "query": {
+          "$ref": "wire#/definitions/SimpleChartQuery"
+        },
+        "datasetId": {
+          "type": "string"
+        },
+        "customUnits": {
+          "type": "string",
+          "maxLength": 200
+        }
+      },
+      "required": [
+        "id",
+        "type",
+        "query"
+      ],
+      "additionalProperties": false,
+      "title": "Scatter"
+    },
+    "SchemaVersion": {
+      "type": "integer",
+      "enum": [
+        2
+      ]
+    },
+    "SimpleChartQuery": {
+      "anyOf": [
+        {
+          "$ref": "wire#/definitions/SimpleNonMetricsAplQuery"
+        },
+        {
+          "$ref": "wire#/definitions/SimpleNativeMplQuery"
+        }
+      ],
+      "title": "ChartQuery"
+    },
+    "SimpleNativeMplQuery": {
+      "type": "object",
+      "properties": {
+        "mpl": {
+          "$ref": "wire#/definitions/MplString"
+        }
+      },
+      "required": [
+        "mpl"
+      ],
+      "additionalProperties": false,
+      "title": "MPL"
+    },
+    "SimpleNonMetricsAplQuery": {
+      "type": "object",
+      "properties": {
+        "apl": {
+          "$ref": "wire#/definitions/AplString"
+        }
+      },
+      "required": [
+        "apl"
+      ],
+      "additionalProperties": false,
+      "title": "APL"
+    },
     "SlackConfig": {
       "properties": {
         "slackUrl": {
@@ -682,6 +1395,339 @@ export const wireSchemas: Record<string, unknown> = {
         }
       },
       "type": "object"
+    },
+    "SmartFilterActive": {
+      "type": "boolean"
+    },
+    "SmartFilterAplQuery": {
+      "type": "object",
+      "properties": {
+        "apl": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 500000
+        }
+      },
+      "required": [
+        "apl"
+      ],
+      "additionalProperties": false,
+      "title": "APL"
+    },
+    "SmartFilterChart": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "wire#/definitions/ChartId"
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "SmartFilter"
+          ]
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 500
+        },
+        "filters": {
+          "minItems": 1,
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "$ref": "wire#/definitions/SmartFilterConfig"
+          }
+        },
+        "logo": {
+          "$ref": "wire#/definitions/LogoUrl"
+        },
+        "logoDark": {
+          "$ref": "wire#/definitions/LogoUrl"
+        },
+        "datasetId": {
+          "type": "string"
+        },
+        "customUnits": {
+          "type": "string",
+          "maxLength": 200
+        }
+      },
+      "required": [
+        "id",
+        "type",
+        "filters"
+      ],
+      "additionalProperties": false,
+      "title": "Filter bar"
+    },
+    "SmartFilterConfig": {
+      "anyOf": [
+        {
+          "$ref": "wire#/definitions/SmartFilterSearch"
+        },
+        {
+          "$ref": "wire#/definitions/SmartFilterSelect"
+        }
+      ]
+    },
+    "SmartFilterId": {
+      "type": "string",
+      "maxLength": 200
+    },
+    "SmartFilterName": {
+      "type": "string",
+      "maxLength": 200
+    },
+    "SmartFilterNativeMplQuery": {
+      "type": "object",
+      "properties": {
+        "mpl": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 500000
+        }
+      },
+      "required": [
+        "mpl"
+      ],
+      "additionalProperties": false,
+      "title": "MPL"
+    },
+    "SmartFilterOption": {
+      "type": "object",
+      "properties": {
+        "key": {
+          "type": "string",
+          "maxLength": 500
+        },
+        "value": {
+          "type": "string",
+          "maxLength": 10000
+        },
+        "default": {
+          "type": "boolean"
+        },
+        "unset": {
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "key",
+        "value"
+      ],
+      "additionalProperties": false
+    },
+    "SmartFilterOptions": {
+      "anyOf": [
+        {
+          "maxItems": 200,
+          "type": "array",
+          "items": {
+            "$ref": "wire#/definitions/SmartFilterOption"
+          }
+        },
+        {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            null
+          ]
+        },
+        {
+          "type": "string",
+          "enum": [
+            ""
+          ]
+        }
+      ]
+    },
+    "SmartFilterQuery": {
+      "anyOf": [
+        {
+          "$ref": "wire#/definitions/SmartFilterAplQuery"
+        },
+        {
+          "$ref": "wire#/definitions/SmartFilterNativeMplQuery"
+        }
+      ],
+      "title": "SmartFilterQuery"
+    },
+    "SmartFilterSearch": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "wire#/definitions/SmartFilterId"
+        },
+        "name": {
+          "$ref": "wire#/definitions/SmartFilterName"
+        },
+        "active": {
+          "$ref": "wire#/definitions/SmartFilterActive"
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "search"
+          ]
+        }
+      },
+      "required": [
+        "id",
+        "name",
+        "type"
+      ],
+      "additionalProperties": false,
+      "title": "SmartFilterSearch"
+    },
+    "SmartFilterSelect": {
+      "anyOf": [
+        {
+          "$ref": "wire#/definitions/SmartFilterSelectList"
+        },
+        {
+          "$ref": "wire#/definitions/SmartFilterSelectQuery"
+        }
+      ],
+      "title": "SmartFilterSelect"
+    },
+    "SmartFilterSelectList": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "wire#/definitions/SmartFilterId"
+        },
+        "name": {
+          "$ref": "wire#/definitions/SmartFilterName"
+        },
+        "active": {
+          "$ref": "wire#/definitions/SmartFilterActive"
+        },
+        "options": {
+          "$ref": "wire#/definitions/SmartFilterOptions"
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "select"
+          ]
+        },
+        "selectType": {
+          "type": "string",
+          "enum": [
+            "list"
+          ]
+        }
+      },
+      "required": [
+        "id",
+        "name",
+        "type",
+        "selectType"
+      ],
+      "additionalProperties": false,
+      "title": "SmartFilterSelectList"
+    },
+    "SmartFilterSelectQuery": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "wire#/definitions/SmartFilterId"
+        },
+        "name": {
+          "$ref": "wire#/definitions/SmartFilterName"
+        },
+        "active": {
+          "$ref": "wire#/definitions/SmartFilterActive"
+        },
+        "options": {
+          "allOf": [
+            {
+              "anyOf": [
+                {
+                  "maxItems": 200,
+                  "type": "array",
+                  "items": {
+                    "$ref": "wire#/definitions/SmartFilterOption"
+                  }
+                },
+                {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "enum": [
+                    null
+                  ]
+                },
+                {
+                  "type": "string",
+                  "enum": [
+                    ""
+                  ]
+                }
+              ]
+            }
+          ]
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "select"
+          ]
+        },
+        "selectType": {
+          "type": "string",
+          "enum": [
+            "query"
+          ]
+        },
+        "query": {
+          "$ref": "wire#/definitions/SmartFilterQuery"
+        }
+      },
+      "required": [
+        "id",
+        "name",
+        "type",
+        "selectType"
+      ],
+      "additionalProperties": false,
+      "title": "SmartFilterSelectQuery"
+    },
+    "SpacerChart": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "wire#/definitions/ChartId"
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "Spacer"
+          ]
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 500
+        },
+        "datasetId": {
+          "type": "string"
+        },
+        "customUnits": {
+          "type": "string",
+          "maxLength": 200
+        }
+      },
+      "required": [
+        "id",
+        "type"
+      ],
+      "additionalProperties": false,
+      "title": "Spacer"
     },
     "StarredQuery": {
       "type": "object",
@@ -717,6 +1763,383 @@ export const wireSchemas: Record<string, unknown> = {
           "type": "string"
         }
       }
+    },
+    "StatisticChart": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "wire#/definitions/ChartId"
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "Statistic"
+          ]
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 500
+        },
+        "query": {
+          "$ref": "wire#/definitions/SimpleChartQuery"
+        },
+        "colorScheme": {
+          "type": "string",
+          "enum": [
+            "Blue",
+            "Orange",
+            "Red",
+            "Purple",
+            "Teal",
+            "Yellow",
+            "Green",
+            "Pink",
+            "Grey",
+            "Brown"
+          ]
+        },
+        "customUnits": {
+          "type": "string",
+          "maxLength": 200
+        },
+        "showChart": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        },
+        "hideValue": {
+          "type": "boolean"
+        },
+        "chartHeight": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 100
+            },
+            {
+              "type": "number"
+            }
+          ]
+        },
+        "errorThreshold": {
+          "type": "string",
+          "enum": [
+            "Above",
+            "AboveOrEqual",
+            "Below",
+            "BelowOrEqual",
+            "AboveOrBelow"
+          ]
+        },
+        "errorThresholdValue": {
+          "type": "string",
+          "maxLength": 100
+        },
+        "warningThreshold": {
+          "type": "string",
+          "enum": [
+            "Above",
+            "AboveOrEqual",
+            "Below",
+            "BelowOrEqual",
+            "AboveOrBelow"
+          ]
+        },
+        "warningThresholdValue": {
+          "type": "string",
+          "maxLength": 100
+        },
+        "invertTheme": {
+          "type": "boolean"
+        },
+        "background": {
+          "$ref": "wire#/definitions/CssColor"
+        },
+        "textColor": {
+          "$ref": "wire#/definitions/CssColor"
+        },
+        "labelColor": {
+          "$ref": "wire#/definitions/CssColor"
+        },
+        "chartFillColor": {
+          "$ref": "wire#/definitions/CssColor"
+        },
+        "okColorProps": {
+          "$ref": "wire#/definitions/StatisticChartColorProps"
+        },
+        "warningColorProps": {
+          "$ref": "wire#/definitions/StatisticChartColorProps"
+        },
+        "errorColorProps": {
+          "$ref": "wire#/definitions/StatisticChartColorProps"
+        },
+        "datasetId": {
+          "type": "string"
+        },
+        "unit": {
+          "type": "string",
+          "maxLength": 100
+        }
+      },
+      "required": [
+        "id",
+        "type",
+        "query"
+      ],
+      "additionalProperties": false,
+      "title": "Statistic"
+    },
+    "StatisticChartColorProps": {
+      "type": "object",
+      "properties": {
+        "background": {
+          "$ref": "wire#/definitions/CssColor"
+        },
+        "chartFillColor": {
+          "$ref": "wire#/definitions/CssColor"
+        },
+        "labelColor": {
+          "$ref": "wire#/definitions/CssColor"
+        },
+        "textColor": {
+          "$ref": "wire#/definitions/CssColor"
+        }
+      },
+      "additionalProperties": false
+    },
+    "TableChart": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "wire#/definitions/ChartId"
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "Table"
+          ]
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 500
+        },
+        "query": {
+          "$ref": "wire#/definitions/SimpleChartQuery"
+        },
+        "tableSettings": {
+          "$ref": "wire#/definitions/TableSettings"
+        },
+        "datasetId": {
+          "type": "string"
+        },
+        "customUnits": {
+          "type": "string",
+          "maxLength": 200
+        }
+      },
+      "required": [
+        "id",
+        "type",
+        "query"
+      ],
+      "additionalProperties": false,
+      "title": "Table"
+    },
+    "TableSettings": {
+      "type": "object",
+      "properties": {
+        "columns": {
+          "maxItems": 500,
+          "type": "array",
+          "items": {
+            "$ref": "wire#/definitions/ColumnSetting"
+          }
+        },
+        "settings": {
+          "$ref": "wire#/definitions/DatasetStreamSettings"
+        }
+      },
+      "additionalProperties": false
+    },
+    "TimeSeriesChart": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "wire#/definitions/ChartId"
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "TimeSeries"
+          ]
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 500
+        },
+        "query": {
+          "$ref": "wire#/definitions/TimeSeriesChartQuery"
+        },
+        "datasetId": {
+          "type": "string"
+        },
+        "customUnits": {
+          "type": "string",
+          "maxLength": 200
+        }
+      },
+      "required": [
+        "id",
+        "type",
+        "query"
+      ],
+      "additionalProperties": false,
+      "title": "Timeseries"
+    },
+    "TimeSeriesChartQuery": {
+      "anyOf": [
+        {
+          "$ref": "wire#/definitions/TimeSeriesNonMetricsAplQuery"
+        },
+        {
+          "$ref": "wire#/definitions/TimeSeriesNativeMplQuery"
+        }
+      ],
+      "title": "ChartQuery"
+    },
+    "TimeSeriesNativeMplQuery": {
+      "type": "object",
+      "properties": {
+        "mpl": {
+          "$ref": "wire#/definitions/MplString"
+        },
+        "queryOptions": {
+          "$ref": "wire#/definitions/TimeSeriesQueryOptions"
+        }
+      },
+      "required": [
+        "mpl"
+      ],
+      "additionalProperties": false,
+      "title": "MPL"
+    },
+    "TimeSeriesNonMetricsAplQuery": {
+      "type": "object",
+      "properties": {
+        "apl": {
+          "$ref": "wire#/definitions/AplString"
+        },
+        "queryOptions": {
+          "$ref": "wire#/definitions/TimeSeriesQueryOptions"
+        }
+      },
+      "required": [
+        "apl"
+      ],
+      "additionalProperties": false,
+      "title": "APL"
+    },
+    "TimeSeriesQueryOptions": {
+      "type": "object",
+      "properties": {
+        "displayNull": {
+          "type": "string",
+          "enum": [
+            "auto",
+            "null",
+            "span",
+            "zero",
+            ""
+          ]
+        },
+        "overlayCharts": {
+          "$ref": "wire#/definitions/BooleanString"
+        },
+        "shownColumns": {
+          "type": "string",
+          "maxLength": 10000
+        },
+        "timeSeriesVariant": {
+          "type": "string",
+          "enum": [
+            "area",
+            "bars",
+            "line",
+            "lines",
+            ""
+          ]
+        },
+        "timeSeriesView": {
+          "type": "string",
+          "enum": [
+            "charts",
+            "resultsTable",
+            "charts|resultsTable",
+            ""
+          ]
+        },
+        "aggChartOpts": {
+          "type": "string"
+        },
+        "editorContent": {
+          "type": "string"
+        }
+      },
+      "additionalProperties": false
+    },
+    "TimeWindowEnd": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 100
+    },
+    "TimeWindowStart": {
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 100
+    },
+    "TopKChart": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "wire#/definitions/ChartId"
+        },
+        "type": {
+          "type": "string",
+          "enum": [
+            "TopK"
+          ]
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 500
+        },
+        "query": {
+          "$ref": "wire#/definitions/SimpleChartQuery"
+        },
+        "datasetId": {
+          "type": "string"
+        },
+        "customUnits": {
+          "type": "string",
+          "maxLength": 200
+        }
+      },
+      "required": [
+        "id",
+        "type",
+        "query"
+      ],
+      "additionalProperties": false,
+      "title": "Top list"
     },
     "UpdateDataset": {
       "type": "object",
@@ -1470,6 +2893,7 @@ export const wireSchemaNames = [
   'PostOrg',
   'UpdateOrg',
   'View',
+  'DashboardUpsertRequest',
 ] as const;
 
 export type WireSchemaName = (typeof wireSchemaNames)[number];

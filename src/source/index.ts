@@ -2,6 +2,7 @@ import { lstat, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { sortDiagnostics } from '../core/diagnostics.js';
 import type { Desired, DesiredResource, Diagnostic, KindName, SourceLocation } from '../core/types.js';
+import { loadDocumentFiles, textDocumentFiles, treeDocumentFiles, type DocumentFileSource } from './document-files.js';
 import { listYamlFiles, readText, type ListedFile, type ListingProblem } from './files.js';
 import { createSecretSources, type SecretSources } from './interpolate.js';
 import { DEFAULT_TREE_LIMITS, type TreeLimits } from './limits.js';
@@ -115,7 +116,11 @@ function listingProblem(problem: ListingProblem): FileResult {
  * Reads the files in order, within the tree's limits: past one, reading stops with an error at
  * the file where it stopped.
  */
-async function readFiles(files: readonly { file: ListedFile; sources: SecretSources }[], given: Partial<TreeLimits> = {}): Promise<FileResult[]> {
+async function readFiles(
+  files: readonly { file: ListedFile; sources: SecretSources }[],
+  documents: DocumentFileSource,
+  given: Partial<TreeLimits> = {},
+): Promise<FileResult[]> {
   const limits = { ...DEFAULT_TREE_LIMITS, ...given };
   const results: FileResult[] = [];
   let bytesLeft = limits.maxBytes;
@@ -132,6 +137,7 @@ async function readFiles(files: readonly { file: ListedFile; sources: SecretSour
     }
     if ('bytes' in content) bytesLeft -= content.bytes;
     const result = processFile(file, content, sources);
+    bytesLeft -= loadDocumentFiles(result, file.path, documents, bytesLeft);
     results.push(result);
     resources += result.documents.filter((doc) => !doc.skipped).length;
     if (resources > limits.maxResources) {
@@ -163,7 +169,11 @@ export async function readDesired(dir: string, options: ReadOptions = {}): Promi
   const listing = listYamlFiles(dir);
   const results = [
     ...listing.problems.map(listingProblem),
-    ...(await readFiles(listing.files.map((file) => ({ file, sources })), options.limits)),
+    ...(await readFiles(
+      listing.files.map((file) => ({ file, sources })),
+      treeDocumentFiles(dir),
+      options.limits,
+    )),
   ];
   return assemble(results, sources.secretValues);
 }
@@ -272,7 +282,7 @@ export async function readDesiredPaths(paths: readonly SourcePath[], options: Re
     }
   }
   const ordered = [...files.values()].sort((a, b) => (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
-  const results = [...problems, ...(await readFiles(ordered, options.limits))];
+  const results = [...problems, ...(await readFiles(ordered, treeDocumentFiles(options.root), options.limits))];
   const secretValues = [...sourcesByDir.values()].flatMap((sources) => [...sources.secretValues]);
   const desired = assemble(results, secretValues);
   if (missing.length === 0) return desired;
@@ -295,9 +305,15 @@ function overLimit(file: string, what: string, variable: string, flag: string): 
 /** readDesired over texts instead of a directory (same rules, same result); for tests and tools. */
 export function desiredFromTexts(files: readonly { path: string; text: string }[], options: ReadOptions = {}): Desired {
   const sources = sourcesFor(options);
-  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // The JSON files are documents the YAML files name (a dashboard), not resources of their own.
+  const documents = textDocumentFiles(new Map(files.map((file) => [file.path, file.text])));
+  const sorted = files.filter((file) => !file.path.endsWith('.json')).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return assemble(
-    sorted.map((file) => processText(file.path, file.text, sources)),
+    sorted.map((file) => {
+      const result = processText(file.path, file.text, sources);
+      loadDocumentFiles(result, file.path, documents, Number.POSITIVE_INFINITY);
+      return result;
+    }),
     sources.secretValues,
   );
 }

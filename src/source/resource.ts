@@ -2,6 +2,7 @@ import { isJsonObject } from '../core/json.js';
 import type { DesiredResource, Diagnostic, JsonObject, JsonValue, KindName } from '../core/types.js';
 import { isKindName, KIND_NAMES, KINDS } from '../kinds/index.js';
 import type { ParsedDocument } from './document.js';
+import { problemDiagnostics, specProblems } from './kind-checks.js';
 import { translateErrors } from './schema-errors.js';
 import { editDistance, suggestion } from './suggest.js';
 import { validatorFor } from './validator.js';
@@ -113,12 +114,14 @@ function validateResource(doc: ParsedDocument, value: JsonObject, kind: KindName
       }),
     );
   }
-  if (doc.diagnostics.some((d) => d.severity === 'error')) return { type: 'invalid' };
-  // The schema has checked the shapes below.
-  const metadata = value.metadata as JsonObject;
+  const metadata = isJsonObject(value.metadata) ? value.metadata : {};
   // Names compare in NFC (so do keys): what is written to the API is the NFC form too.
-  const name = (metadata.name as string).normalize('NFC');
+  const name = typeof metadata.name === 'string' ? metadata.name.normalize('NFC') : '';
   const spec = isJsonObject(value.spec) ? value.spec : {};
+  // The kind's own checks read defensively, so they report alongside the schema's errors.
+  const problems = specProblems(module, name, spec, doc.interpolated);
+  doc.diagnostics.push(...problemDiagnostics(problems, { locations: doc.locations, fallback: doc.start, base: '/spec' }));
+  if (doc.diagnostics.some((d) => d.severity === 'error')) return { type: 'invalid' };
   const annotations: Record<string, string> = {};
   if (isJsonObject(metadata.annotations)) {
     for (const [k, v] of Object.entries(metadata.annotations)) if (typeof v === 'string') annotations[k] = v;

@@ -71,6 +71,25 @@ export function normalizeTimestamp(value: string): string {
   return new Date(value).toISOString();
 }
 
+/** A query parameter that must be an integer within [min, max], or its default when absent. */
+export function integerParameter(
+  query: URLSearchParams,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  label: string,
+): number {
+  const raw = query.get(name);
+  if (raw === null) return fallback;
+  const value = /^-?\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
+    throw badRequest(`${label}: query parameter "${name}" must be an integer ${range}, got "${raw}"`);
+  }
+  return value;
+}
+
 export function requireDataset(workspace: Workspace, name: string, label: string): void {
   if (!workspace.datasets.has(name)) {
     throw notFound(`${label}: unknown dataset "${name}" (create it with POST /v2/datasets or seed it)`);

@@ -1,6 +1,7 @@
 // Every kind module, in seed-import order: what an object refers to is imported before it.
 import { annotations } from './annotations.js';
 import type { KindModule } from './common.js';
+import { dashboards } from './dashboards.js';
 import { datasets } from './datasets.js';
 import { groups } from './groups.js';
 import { monitors } from './monitors.js';
@@ -26,4 +27,5 @@ export const KIND_MODULES: readonly KindModule[] = [
   views,
   tokens,
   orgs,
+  dashboards,
 ];

@@ -11,6 +11,7 @@ import { validateBody } from '../validation.js';
 import {
   assignId,
   crudRoutes,
+  integerParameter,
   isKnownUser,
   metaOf,
   requireDataset,
@@ -23,25 +24,6 @@ import {
 
 const LABEL = 'starred queries';
 const collection = (workspace: Workspace) => workspace.starredQueries;
-
-/** A query parameter that must be an integer within [min, max], or its default when absent. */
-function integerParameter(
-  query: URLSearchParams,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-  label: string,
-): number {
-  const raw = query.get(name);
-  if (raw === null) return fallback;
-  const value = /^-?\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
-    throw badRequest(`${label}: query parameter "${name}" must be an integer ${range}, got "${raw}"`);
-  }
-  return value;
-}
 
 const saveStarredQuery: SaveFunction = (workspace, body, meta, label, existing) => {
   requireKnownUser(workspace, stringField(body, 'who') ?? '', label, 'who');
