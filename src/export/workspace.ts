@@ -70,6 +70,8 @@ interface Draft {
   name: string;
   key: string;
   spec: JsonObject;
+  /** The spec before `${` was escaped: a document file (read without interpolation) takes its part from here. */
+  written?: JsonObject;
   renamed: boolean;
   slots: SecretSlot[];
 }
@@ -250,6 +252,30 @@ function render(module: KindModule, name: string, spec: JsonObject, options: Exp
   return `# yaml-language-server: $schema=${schemaRef(options.schemaBase, module.schemaFile)}\n${body}`;
 }
 
+/**
+ * The document a kind keeps in a file of its own (a dashboard), as that file: pretty JSON in the
+ * order of its schema (other keys sorted, arrays as they are), so a re-export is byte-identical
+ * and a change reads as a small diff. Written as the API holds it: no `$${` escaping, since the
+ * file is read as written.
+ */
+function documentFileOf(
+  module: KindModule,
+  draft: Draft,
+  base: string,
+  schemas: SchemaSet,
+): { file: ExportedFile; field: string; pointer: JsonObject } | undefined {
+  const declared = module.documentFile;
+  const value = declared ? sortSets(module, draft.written ?? draft.spec)[declared.documentField] : undefined;
+  if (!declared || value === undefined) return undefined;
+  const ordered = orderBySchema(schemas, documentSchema(schemas, declared.schemaFile), value);
+  const name = `${base}.json`;
+  return {
+    file: { path: `${module.plural}/${name}`, content: `${JSON.stringify(ordered, null, 2)}\n` },
+    field: declared.documentField,
+    pointer: { [declared.pathField]: name },
+  };
+}
+
 export function exportWorkspace(live: LiveState, options: ExportOptions): ExportResult {
   const warnings: string[] = [];
   const selected = KIND_NAMES.filter((kind) => options.kinds.includes(kind));
@@ -330,6 +356,7 @@ export function exportWorkspace(live: LiveState, options: ExportOptions): Export
   const requests: Array<{ draft: Draft; slot: SecretSlot }> = [];
   for (const draft of drafts) {
     draft.slots = secretSlots(draft.module, draft.spec, options.schemas);
+    draft.written = draft.spec;
     draft.spec = escapeInterpolation(draft.spec) as JsonObject;
     const unread = draft.slots.filter((slot) => slot.value === undefined).map((slot) => `spec.${slot.segments.join('.')}`);
     if (unread.length > 0) {
@@ -364,8 +391,14 @@ export function exportWorkspace(live: LiveState, options: ExportOptions): Export
     const kindDrafts = drafts.filter((d) => d.module.kind === kind);
     const bases = fileBaseNames(kindDrafts.map((d) => ({ identity: `${kind}\u0000${d.key}`, key: d.key })));
     kindDrafts.forEach((draft, i) => {
-      const spec = withoutDefaults(module, sortSets(module, draft.spec), options.schemas);
-      const path = `${module.plural}/${bases[i] as string}.yaml`;
+      let spec = withoutDefaults(module, sortSets(module, draft.spec), options.schemas);
+      const base = bases[i] as string;
+      const path = `${module.plural}/${base}.yaml`;
+      const document = documentFileOf(module, draft, base, options.schemas);
+      if (document) {
+        files.push(document.file);
+        spec = { ...withoutValueAt(spec, [document.field]), ...document.pointer };
+      }
       files.push({ path, content: render(module, draft.name, spec, options) });
       const unreadSecrets = draft.slots.filter((slot) => slot.value === undefined).map((slot) => toPointer(slot.segments));
       objects.push({ kind, key: draft.key, id: draft.id, path, renamed: draft.renamed, unreadSecrets });

@@ -82,7 +82,7 @@ export function checkDashboard(name: string, document: JsonObject): SpecProblem[
       problems.push({
         severity: 'warning',
         pointer: pointer('charts', index, 'decimals'),
-        message: 'decimals: the service answers it on charts made in the UI but refuses it when a dashboard is written ("Unrecognized key"); remove it',
+        message: 'the service answers it on charts made in the UI but refuses it when a dashboard is written ("Unrecognized key"); remove it',
       });
     }
   });
@@ -105,7 +105,7 @@ export function checkDashboard(name: string, document: JsonObject): SpecProblem[
     problems.push({
       severity: 'warning',
       pointer: pointer('refreshTime'),
-      message: `refreshTime ${refresh} is not one the API documents (${DOCUMENTED_REFRESH_TIMES.join(', ')} seconds)`,
+      message: `${refresh} is not one the API documents (${DOCUMENTED_REFRESH_TIMES.join(', ')} seconds)`,
     });
   }
   return problems;

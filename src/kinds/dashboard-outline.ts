@@ -2,7 +2,6 @@
 // (added with its fields, removed, or which of its fields changed), then the layout in a few lines.
 // Built from the field diffs only (keyed by chart id, see KindModule.keyedArrays), so it shows no
 // value the diffs do not carry and nothing of a sensitive diff.
-import { isJsonObject } from '../core/json.js';
 import type { DiffGroup, FieldDiff, JsonValue } from '../core/types.js';
 
 const DOCUMENT = 'dashboard.';
@@ -51,18 +50,25 @@ function relative(diff: FieldDiff, path: string): FieldDiff {
   return { ...diff, path };
 }
 
-/** The leaves of an added item, as diffs with `after` only, paths relative to the item. */
-function leaves(value: JsonValue, at: string, out: FieldDiff[]): FieldDiff[] {
-  if (isJsonObject(value) && Object.keys(value).length > 0) {
-    for (const key of Object.keys(value).sort()) leaves(value[key] as JsonValue, at === '' ? key : `${at}.${key}`, out);
-  } else {
-    out.push({ path: at, after: value });
-  }
-  return out;
+/** The value a field of an item had (`before`) or gets (`after`), when its diff shows it. */
+function valueOf(items: readonly ItemDiff[], field: string, side: 'before' | 'after'): JsonValue | undefined {
+  const found = items.find((item) => item.rest === field && !item.diff.sensitive);
+  return found?.diff[side];
 }
 
-function typeOf(value: JsonValue | undefined): string {
-  return isJsonObject(value) && typeof value.type === 'string' ? ` (${value.type})` : '';
+/**
+ * Added or removed as a whole: the diffs of an item are walked field by field, and the field that
+ * names it (`id`, `i`) appears or disappears only with the item itself.
+ */
+function wholeStatus(items: readonly ItemDiff[], keyField: string): 'added' | 'removed' | 'changed' {
+  const key = items.find((item) => item.rest === keyField && !item.diff.sensitive)?.diff;
+  if (key?.before === undefined && key?.after !== undefined) return 'added';
+  if (key?.after === undefined && key?.before !== undefined) return 'removed';
+  return 'changed';
+}
+
+function typeText(value: JsonValue | undefined): string {
+  return typeof value === 'string' ? ` (${value})` : '';
 }
 
 function groupByKey(items: readonly ItemDiff[]): Map<string, ItemDiff[]> {
@@ -72,34 +78,26 @@ function groupByKey(items: readonly ItemDiff[]): Map<string, ItemDiff[]> {
 }
 
 function chartGroup(key: string, items: readonly ItemDiff[]): DiffGroup {
-  const whole = items.find((item) => item.rest === '')?.diff;
-  if (whole && !whole.sensitive && whole.before === undefined && whole.after !== undefined) {
-    return { title: `chart ${key}${typeOf(whole.after)}`, status: 'added', diffs: leaves(whole.after, '', []) };
-  }
-  if (whole && !whole.sensitive && whole.after === undefined) {
-    return { title: `chart ${key}${typeOf(whole.before)}`, status: 'removed', diffs: [] };
-  }
-  return { title: `chart ${key}`, status: 'changed', diffs: items.map((item) => relative(item.diff, item.rest)) };
-}
-
-function cellText(cell: JsonValue | undefined): string {
-  if (!isJsonObject(cell)) return 'placed';
-  const at = `x ${String(cell.x)}, y ${String(cell.y)}`;
-  return `placed at ${at}, ${String(cell.w)}×${String(cell.h)}`;
+  const status = wholeStatus(items, 'id');
+  const fields = items.filter((item) => item.rest !== 'id' || status === 'changed').map((item) => relative(item.diff, item.rest));
+  if (status === 'added') return { title: `chart ${key}${typeText(valueOf(items, 'type', 'after'))}`, status, diffs: fields };
+  if (status === 'removed') return { title: `chart ${key}${typeText(valueOf(items, 'type', 'before'))}`, status, diffs: [] };
+  return { title: `chart ${key}`, status, diffs: fields };
 }
 
 function valueText(value: JsonValue | undefined): string {
   return value === undefined ? '(none)' : JSON.stringify(value);
 }
 
-/** One line per layout cell: placed, removed, or which of its numbers moved. */
+/** One line per layout cell: placed (where, how large), removed, or which of its numbers moved. */
 function layoutNotes(items: readonly ItemDiff[]): string[] {
   const notes: string[] = [];
   for (const [key, cellItems] of groupByKey(items)) {
-    const whole = cellItems.find((item) => item.rest === '')?.diff;
+    const status = wholeStatus(cellItems, 'i');
+    const at = (field: string): string => valueText(valueOf(cellItems, field, 'after'));
     if (cellItems.some((item) => item.diff.sensitive)) notes.push(`${key}: (sensitive value changed)`);
-    else if (whole && whole.before === undefined) notes.push(`${key}: ${cellText(whole.after)}`);
-    else if (whole && whole.after === undefined) notes.push(`${key}: removed`);
+    else if (status === 'added') notes.push(`${key}: placed at x ${at('x')}, y ${at('y')}, ${at('w')}×${at('h')}`);
+    else if (status === 'removed') notes.push(`${key}: removed`);
     else {
       const ordered = [...cellItems].sort((a, b) => rank(a.rest) - rank(b.rest));
       notes.push(`${key}: ${ordered.map(({ rest, diff }) => `${rest} ${valueText(diff.before)} -> ${valueText(diff.after)}`).join(', ')}`);

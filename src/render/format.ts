@@ -1,7 +1,7 @@
 // Pieces the three plan renderers share: action labels, value formatting, the summary sentence.
 import { hasErrors } from '../core/diagnostics.js';
 import { safeMessage, safeText } from '../core/safe-text.js';
-import { isWriteAction, type Action, type Change, type FieldDiff, type JsonValue, type Plan } from '../core/types.js';
+import { isWriteAction, type Action, type Change, type DiffGroup, type FieldDiff, type JsonValue, type Plan } from '../core/types.js';
 
 export interface RenderOptions {
   /** Last line of defence: applied to the whole output (e.g. createRedactor(desired.secretValues)). */
@@ -33,11 +33,29 @@ export function formatValue(value: JsonValue | undefined): string {
 
 /** `threshold: 25 -> 30`; `threshold: 30` when nothing exists live yet; secrets without values. */
 export function formatDiff(diff: FieldDiff, change: Change): string {
-  const fresh = change.id === undefined;
-  const path = safeText(diff.path);
+  return formatFieldDiff(diff, change.id === undefined);
+}
+
+/** formatDiff for a thing that is `fresh` (new: only the values it gets are shown). */
+export function formatFieldDiff(diff: FieldDiff, fresh: boolean): string {
+  const path = diff.path === '' ? WHOLE : safeText(diff.path);
   if (diff.sensitive) return `${path}: ${fresh ? SENSITIVE_VALUE : SENSITIVE_CHANGED}`;
   if (fresh) return `${path}: ${formatValue(diff.after)}`;
   return `${path}: ${formatValue(diff.before)} -> ${formatValue(diff.after)}`;
+}
+
+/** How a diff of a thing as a whole (an outline group's item) is named. */
+export const WHOLE = '(all of it)';
+
+/** `chart p95 (Statistic): added`, `chart errors` (changed), `layout`: escaped, cut when overlong. */
+export function groupHeading(group: DiffGroup, change: Change): string {
+  const status = group.status === 'changed' || change.id === undefined ? '' : `: ${group.status}`;
+  return `${safeText(group.title)}${status}`;
+}
+
+/** Are the group's diffs new values only (in a create, or an added item)? */
+export function isFreshGroup(group: DiffGroup, change: Change): boolean {
+  return change.id === undefined || group.status === 'added';
 }
 
 /** `Kind/key`, the key as it may be printed (escaped, cut when overlong). */

@@ -9,11 +9,14 @@ import {
   applyRedaction,
   changeTitle,
   formatValue,
+  groupHeading,
+  isFreshGroup,
   isQuietAdopt,
   quietAdoptSentence,
   SENSITIVE_CHANGED,
   SENSITIVE_VALUE,
   summarySentence,
+  WHOLE,
   type RenderOptions,
 } from './format.js';
 
@@ -37,8 +40,7 @@ export function escapeMarkdown(text: string): string {
   return safeLine(text).replace(/[\\`*_[\]<>&|~@]/g, (c) => `\\${c}`);
 }
 
-function diffLine(change: Change, diff: Change['diffs'][number]): string {
-  const fresh = change.id === undefined;
+function diffLine(change: Change, diff: Change['diffs'][number], fresh = change.id === undefined, indent = '  '): string {
   let value: string;
   if (diff.sensitive) value = fresh ? SENSITIVE_VALUE : SENSITIVE_CHANGED;
   else if (fresh) value = codeSpan(formatValue(diff.after));
@@ -47,14 +49,27 @@ function diffLine(change: Change, diff: Change['diffs'][number]): string {
     const after = diff.after === undefined ? ABSENT : codeSpan(formatValue(diff.after));
     value = `${before} → ${after}`;
   }
-  return `  - ${codeSpan(diff.path)}: ${value}`;
+  return `${indent}- ${diff.path === '' ? WHOLE : codeSpan(diff.path)}: ${value}`;
+}
+
+/** The kind's outline: a bold heading per group (a chart, the layout), its diffs or notes nested below. */
+function outlineLines(change: Change): string[] {
+  const lines: string[] = [];
+  for (const group of change.outline ?? []) {
+    lines.push(`  - **${escapeMarkdown(groupHeading(group, change))}**`);
+    const fresh = isFreshGroup(group, change);
+    for (const diff of group.diffs) lines.push(diffLine(change, diff, fresh, '    '));
+    for (const note of group.notes ?? []) lines.push(`    - ${escapeMarkdown(safeMessage(note))}`);
+  }
+  return lines;
 }
 
 function changeBlock(change: Change): string[] {
   const id = change.id ? ` (id ${codeSpan(safeText(change.id))})` : '';
   const reason = change.reason ? ` — ${escapeMarkdown(safeMessage(change.reason))}` : '';
   const warning = change.warning ? [`  - :rotating_light: **${escapeMarkdown(safeMessage(change.warning))}**`] : [];
-  return [`- **${change.action}** ${codeSpan(changeTitle(change))}${id}${reason}`, ...warning, ...change.diffs.map((d) => diffLine(change, d))];
+  const details = change.outline ? outlineLines(change) : change.diffs.map((d) => diffLine(change, d));
+  return [`- **${change.action}** ${codeSpan(changeTitle(change))}${id}${reason}`, ...warning, ...details];
 }
 
 function diagnosticLine(d: Diagnostic): string {

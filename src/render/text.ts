@@ -2,7 +2,19 @@
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { safeMessage, safeText } from '../core/safe-text.js';
 import type { Action, Change, Plan } from '../core/types.js';
-import { ACTION_SYMBOL, applyRedaction, changeTitle, formatDiff, isQuietAdopt, quietAdoptSentence, summarySentence, type RenderOptions } from './format.js';
+import {
+  ACTION_SYMBOL,
+  applyRedaction,
+  changeTitle,
+  formatDiff,
+  formatFieldDiff,
+  groupHeading,
+  isFreshGroup,
+  isQuietAdopt,
+  quietAdoptSentence,
+  summarySentence,
+  type RenderOptions,
+} from './format.js';
 
 export interface TextOptions extends RenderOptions {
   /** ANSI colours (a TTY without --no-color). */
@@ -38,7 +50,20 @@ function changeLines(change: Change, paint: (style: Style, text: string) => stri
   if (change.reason) lines.push(`        # ${safeMessage(change.reason)}`);
   if (verbose && change.source) lines.push(`        # declared in ${safeText(change.source.file)}:${change.source.line}`);
   if (verbose && change.dependsOn.length > 0) lines.push(`        # after ${change.dependsOn.map((ref) => safeText(ref)).join(', ')}`);
-  for (const diff of change.diffs) lines.push(`        ${formatDiff(diff, change)}`);
+  if (change.outline) lines.push(...outlineLines(change));
+  else for (const diff of change.diffs) lines.push(`        ${formatDiff(diff, change)}`);
+  return lines;
+}
+
+/** The kind's outline: a heading per group (a chart, the layout), its field diffs or notes below. */
+function outlineLines(change: Change): string[] {
+  const lines: string[] = [];
+  for (const group of change.outline ?? []) {
+    lines.push(`        ${groupHeading(group, change)}`);
+    const fresh = isFreshGroup(group, change);
+    for (const diff of group.diffs) lines.push(`          ${formatFieldDiff(diff, fresh)}`);
+    for (const note of group.notes ?? []) lines.push(`          ${safeMessage(note)}`);
+  }
   return lines;
 }
 

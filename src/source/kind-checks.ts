@@ -1,9 +1,10 @@
 // A kind's own checks of a schema-valid spec (KindModule.checkSpec), and the generic rule that the
 // name of a keyed array's item (a chart id) never comes from ${env:}/${file:}: plans show item
 // names, and a secret must never be shown.
-import { toPointer } from '../core/json-paths.js';
+import { pointerSegments, toPointer } from '../core/json-paths.js';
 import type { Diagnostic, JsonObject, SourceLocation } from '../core/types.js';
 import type { KindModule, SpecProblem } from '../kinds/types.js';
+import { dottedPath } from './document.js';
 
 /** Problems of `spec` (pointers into the spec); `interpolated` are document pointers (`/spec/...`). */
 export function specProblems(module: KindModule, name: string, spec: JsonObject, interpolated: readonly string[]): SpecProblem[] {
@@ -16,7 +17,7 @@ export function specProblems(module: KindModule, name: string, spec: JsonObject,
         problems.push({
           severity: 'error',
           pointer: pointer.slice('/spec'.length),
-          message: `${key} names the item in plans: it cannot come from \${env:} or \${file:}`,
+          message: 'it names the item in plans: it cannot come from ${env:} or ${file:}',
         });
       }
     }
@@ -42,8 +43,9 @@ export function problemDiagnostics(
   return problems.map((problem) => {
     const inner = at.strip !== undefined && problem.pointer.startsWith(at.strip) ? problem.pointer.slice(at.strip.length) : problem.pointer;
     const where = locationOf(at.locations, `${at.base}${inner}`, at.fallback);
-    const field = `${at.base}${inner}`.split('/').slice(1).join('.');
-    const d: Diagnostic = { severity: problem.severity, code: 'spec', ...where, message: problem.message };
+    const segments = pointerSegments(`${at.base}${inner}`).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    const field = dottedPath(segments);
+    const d: Diagnostic = { severity: problem.severity, code: 'spec', ...where, message: field === '' ? problem.message : `${field}: ${problem.message}` };
     if (field !== '') d.field = field;
     return d;
   });

@@ -57,6 +57,25 @@ const roundTrips: Record<KindName, RoundTrip[]> = {
   Annotation: [{ name: 'Deploy', spec: { type: 'deploy', datasets: ['checkout'], time: '2026-01-01T00:00:00.000Z' } }],
   ApiToken: [{ name: 't', spec: { description: '', orgCapabilities: { annotations: ['create'] }, datasetCapabilities: {}, viewCapabilities: {} } }],
   Org: [{ name: 'acme', spec: {} }],
+  // The write body is {uid, dashboard}; the list answers the same with the uid inside the document too.
+  Dashboard: [
+    {
+      name: 'checkout',
+      spec: {
+        dashboard: {
+          name: 'Checkout',
+          owner: 'X-AXIOM-EVERYONE',
+          charts: [{ id: 'n', type: 'Note', text: 'hi' }],
+          layout: [{ i: 'n', x: 0, y: 0, w: 12, h: 2 }],
+          refreshTime: 60,
+          schemaVersion: 2,
+          timeWindowStart: 'qr-now-1h',
+          timeWindowEnd: 'qr-now',
+        },
+      },
+      listed: (wire) => ({ version: 1, dashboard: { ...(wire.dashboard as JsonObject), uid: 'checkout' } }),
+    },
+  ],
 };
 
 const roundTripRows = KIND_NAMES.flatMap((kind) => roundTrips[kind].map((trip) => [kind, trip.name, trip] as const));

@@ -3,7 +3,7 @@
 // planner does with it. A record by kind: a new kind does not compile until it has its case.
 import type { JsonObject, KindName, LiveObject } from '../../src/core/types.js';
 import { KIND_NAMES } from '../../src/kinds/index.js';
-import { wire } from './builders.js';
+import { obj, wire } from './builders.js';
 
 export interface KindCase {
   kind: KindName;
@@ -28,6 +28,23 @@ export interface KindCase {
 const ada = wire.user('usr_ada', 'ada@example.com', 'Ada');
 
 const sreRole = wire.role('role_sre', 'sre');
+
+/** A dashboard document as a file declares it, and as the emulator answers it (uid inside, owner in lower case). */
+const board = {
+  name: 'Checkout',
+  charts: [
+    { id: 'errors', type: 'TimeSeries', query: { apl: "['http'] | count" } },
+    { id: 'note', type: 'Note', text: 'hello' },
+  ],
+  layout: [
+    { i: 'errors', x: 0, y: 0, w: 6, h: 4 },
+    { i: 'note', x: 6, y: 0, w: 6, h: 4 },
+  ],
+  refreshTime: 60,
+  schemaVersion: 2,
+  timeWindowStart: 'qr-now-1h',
+  timeWindowEnd: 'qr-now',
+};
 
 const CASES: Record<KindName, KindCase> = {
   Dataset: {
@@ -183,6 +200,26 @@ const CASES: Record<KindName, KindCase> = {
     spec: { description: 'CI', orgCapabilities: { annotations: ['read', 'create'] } },
     live: wire.token('tok_1', 'ci', { description: 'CI', orgCapabilities: { annotations: ['create', 'read'] } }),
     changed: { spec: { description: 'CI v2', orgCapabilities: { annotations: ['read', 'create'] } }, path: 'description' },
+    context: [],
+  },
+  Dashboard: {
+    kind: 'Dashboard',
+    level: 2,
+    whenChanged: 'update',
+    name: 'checkout',
+    key: 'checkout',
+    spec: { dashboard: board },
+    live: obj('Dashboard', {
+      id: 'checkout',
+      uid: 'checkout',
+      version: 3,
+      dashboard: { ...board, owner: 'x-axiom-everyone', uid: 'checkout', layout: [...board.layout].reverse() },
+      createdAt: '2026-03-01T12:00:00.000Z',
+      updatedAt: '2026-03-01T12:00:00.000Z',
+      createdBy: 'usr_1',
+      updatedBy: 'usr_1',
+    }),
+    changed: { spec: { dashboard: { ...board, refreshTime: 300 } }, path: 'dashboard.refreshTime' },
     context: [],
   },
 };

@@ -602,6 +602,67 @@ metadata:
       },
     ],
   },
+  Dashboard: {
+    valid: `apiVersion: wsync/v1
+kind: Dashboard
+metadata:
+  name: checkout-overview
+spec:
+  dashboard:
+    name: Checkout
+    charts:
+      - id: errors
+        type: TimeSeries
+        query: { apl: "['checkout'] | count" }
+    layout:
+      - { i: errors, x: 0, y: 0, w: 12, h: 4 }
+    refreshTime: 60
+    schemaVersion: 2
+    timeWindowStart: qr-now-1h
+    timeWindowEnd: qr-now
+`,
+    variants: [
+      {
+        what: 'a misspelt chart field',
+        edits: [["        query: { apl: \"['checkout'] | count\" }", "        qeury: { apl: \"['checkout'] | count\" }"]],
+        code: 'unknown-field',
+        field: 'spec.dashboard.charts[0].qeury',
+        line: 11,
+        message: /^spec\.dashboard\.charts\[0\]: unknown field "qeury" \(did you mean "query"\?\)$/,
+      },
+      {
+        what: 'a misspelt chart type',
+        edits: [['type: TimeSeries', 'type: TimeSerie']],
+        code: 'spec',
+        field: 'spec.dashboard.charts[0].type',
+        line: 10,
+        message: /^spec\.dashboard\.charts\[0\]\.type: unknown chart type "TimeSerie" \(did you mean "TimeSeries"\?\)$/,
+      },
+      {
+        what: 'a layout cell outside the grid',
+        edits: [['x: 0, y: 0, w: 12', 'x: 12, y: 0, w: 12']],
+        code: 'schema',
+        field: 'spec.dashboard.layout[0].x',
+        line: 13,
+        message: /must be <= 11/,
+      },
+      {
+        what: 'a uid that is not one',
+        edits: [['name: checkout-overview', 'name: checkout overview']],
+        code: 'schema',
+        field: 'metadata.name',
+        line: 4,
+        message: /must match the pattern/,
+      },
+      {
+        what: 'both a file and an inline document',
+        edits: [['spec:\n', 'spec:\n  file: checkout.json\n']],
+        code: 'schema',
+        field: 'spec',
+        line: 5,
+      },
+    ],
+  },
 };
 
 function apply(text: string, edits: [string, string][]): string {
