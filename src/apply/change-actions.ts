@@ -8,11 +8,10 @@ import { ANNOTATION_MODE } from '../plan/annotations.js';
 import type { DeferredReferences } from './deferred-references.js';
 import type { InventoryRecords } from './inventory-records.js';
 import type { IssuedSecrets } from './issued-secrets.js';
-import type { Done } from './types.js';
-import type { WriteChannel } from './writes.js';
+import { SkipChange, type Done } from './types.js';
+import { CHANGED_SINCE_PLAN, isStaleWrite, type WriteChannel } from './writes.js';
 
-/** Thrown inside a change to report it as skipped rather than failed. */
-export class SkipChange extends Error {}
+export { SkipChange };
 
 function requireId(change: Change): string {
   if (change.id === undefined) throw new Error(`the plan gives no id for ${change.action} of ${change.kind}/${change.key}`);
@@ -60,7 +59,13 @@ export class ChangeActions {
     const body = channel.wireBody(module, resource, undefined);
     if (module.issuedSecret) return this.secrets.write(change, module, resource, () => channel.send(endpoint, body));
     this.deferred.note(change, resource);
-    const { raw, recovered } = await channel.postWithRecovery(change.kind, change.key, resource, () => channel.send(endpoint, body));
+    const { raw, recovered } = await channel
+      .postWithRecovery(change.kind, change.key, resource, () => channel.send(endpoint, body))
+      .catch((err: unknown) => {
+        // Someone made an object of this key after the plan read the workspace: adopted next time, not written over.
+        if (isStaleWrite(module, err)) throw new SkipChange(`${CHANGED_SINCE_PLAN}: made there meanwhile, not written over; the next apply adopts it`);
+        throw err;
+      });
     const id = channel.idOf(raw, change);
     channel.index.set(change.kind, change.key, id);
     await this.records.recordOwned(change.kind, change.key, id, resource);
@@ -73,10 +78,10 @@ export class ChangeActions {
     const id = requireId(change);
     if (!module.update && module.replace) return this.replace(change, module, resource, id);
     this.deferred.note(change, resource, id);
-    await this.channel.update(change, module, resource, id);
+    const note = await this.channel.update(change, module, resource, id);
     await this.records.recordOwned(change.kind, change.key, id, resource);
     await this.channel.followUp(module, resource, id, this.channel.listed(change.kind, id));
-    return { id };
+    return note === undefined ? { id } : { id, message: note };
   }
 
   private async adopt(change: Change, module: KindModule, resource: DesiredResource): Promise<Done> {
@@ -85,11 +90,13 @@ export class ChangeActions {
     if (writable.length > 0) {
       if (!module.update && module.replace) return this.replace(change, module, resource, id);
       this.deferred.note(change, resource, id);
-      await this.channel.update(change, module, resource, id);
+      const note = await this.channel.update(change, module, resource, id);
+      await this.records.recordOwned(change.kind, change.key, id, resource);
+      await this.channel.followUp(module, resource, id, this.channel.listed(change.kind, id));
+      return { id, message: note ?? 'updated to match the files' };
     }
     await this.records.recordOwned(change.kind, change.key, id, resource);
-    if (writable.length > 0) await this.channel.followUp(module, resource, id, this.channel.listed(change.kind, id));
-    return { id, message: writable.length > 0 ? 'updated to match the files' : undefined };
+    return { id };
   }
 
   /** Replaces an object that cannot be changed in place (a token is regenerated); the new one has a new id. */

@@ -66,3 +66,6 @@ export interface Done {
   id?: string;
   message?: string;
 }
+
+/** Thrown inside a change to report it as skipped rather than failed. */
+export class SkipChange extends Error {}

@@ -1,6 +1,6 @@
 // Every write apply sends goes through here: request bodies from the kind's toWire, the count of
 // writes, a POST whose answer was lost (found by listing again, or sent again), and an update
-// made against a stale version (written again over the object as it is now).
+// made against a stale version (re-planned against the object as it is now, never written over).
 import { ApiError } from '../api/errors.js';
 import type { ApiClient, ApiResponse } from '../api/types.js';
 import { isJsonObject } from '../core/json.js';
@@ -10,6 +10,8 @@ import { KINDS } from '../kinds/index.js';
 import type { HttpEndpoint, KindModule } from '../kinds/types.js';
 import { listKind } from '../live/index.js';
 import { ignoredFields } from '../plan/annotations.js';
+import { diffsAgainst } from '../plan/replan.js';
+import { SkipChange } from './types.js';
 import type { ApplyIndex } from './name-index.js';
 
 /** POSTs that got no answer are retried this many times in all, each after a fresh list. */
@@ -22,6 +24,15 @@ function isUnanswered(err: unknown): boolean {
 
 function slot(kind: KindName, id: string): string {
   return `${kind}\u0000${id}`;
+}
+
+/** Said of an object the workspace changed between the plan's read and apply's write. */
+export const CHANGED_SINCE_PLAN = 'changed in the workspace since the plan';
+const MAX_SHOWN_PATHS = 5;
+
+/** An answer that means the write named a version (or absence) that is no longer the object's. */
+export function isStaleWrite(module: KindModule, err: unknown): boolean {
+  return err instanceof ApiError && err.status !== undefined && (module.staleWriteStatuses ?? []).includes(err.status);
 }
 
 function idFrom(read: () => string): string | undefined {
@@ -45,6 +56,8 @@ export class WriteChannel {
     private readonly client: ApiClient,
     readonly index: ApplyIndex,
     live: LiveState,
+    /** Key of the secret hashes, for re-planning an object after a stale write. */
+    private readonly hashKey = '',
   ) {
     for (const list of Object.values(live.objects)) for (const object of list ?? []) this.liveById.set(slot(object.kind, object.id), object);
   }
@@ -83,23 +96,35 @@ export class WriteChannel {
   }
 
   /**
-   * Updates object `id` to the desired spec. When the kind says the answer means a stale version
-   * (`staleWriteStatuses`), the kind is listed again and the update written once more over the
-   * object as it is now.
+   * Updates object `id` to the desired spec; returns a note for the report, if any. When the kind
+   * says the answer means a stale version (`staleWriteStatuses`: someone saved the object after
+   * the plan read it), nothing is written over it: the object is read again and re-planned. If it
+   * now matches the files, the change is done; otherwise it is skipped, saying what differs, and
+   * the next apply (or reconcile) writes it with the version it then reads.
    */
-  async update(change: Change, module: KindModule, resource: DesiredResource, id: string): Promise<void> {
+  async update(change: Change, module: KindModule, resource: DesiredResource, id: string): Promise<string | undefined> {
     if (!module.update) throw new Error(`${change.kind} objects cannot be updated through the API`);
-    const endpoint = module.update(id, resource.spec);
     try {
-      await this.send(endpoint, this.wireBody(module, resource, this.liveObject(change.kind, id)));
+      await this.send(module.update(id, resource.spec), this.wireBody(module, resource, this.liveObject(change.kind, id)));
+      return undefined;
     } catch (err) {
-      const stale = err instanceof ApiError && err.status !== undefined && (module.staleWriteStatuses ?? []).includes(err.status);
-      if (!stale) throw err;
-      const fresh = (await listKind(this.client, change.kind, this.datasetsOf(module, resource))).find((object) => object.id === id);
-      if (!fresh) throw new Error(`${messageOf(err)}; listing ${change.kind} again found the object gone`);
-      this.liveById.set(slot(change.kind, id), fresh);
-      await this.send(endpoint, this.wireBody(module, resource, fresh));
+      if (!isStaleWrite(module, err)) throw err;
+      return this.replan(change, module, resource, id, err);
     }
+  }
+
+  private async replan(change: Change, module: KindModule, resource: DesiredResource, id: string, err: unknown): Promise<string> {
+    const fresh = (await listKind(this.client, change.kind, this.datasetsOf(module, resource))).find((object) => object.id === id);
+    if (!fresh) throw new SkipChange(`${CHANGED_SINCE_PLAN} (${messageOf(err)}) and is gone now; the next apply creates it`);
+    this.liveById.set(slot(change.kind, id), fresh);
+    const diffs = diffsAgainst(resource, module.fromWire(fresh.raw, this.index.resolveId).spec, this.hashKey);
+    if (diffs.length === 0) return `${CHANGED_SINCE_PLAN}; it now matches the files, nothing written`;
+    const shown = diffs.slice(0, MAX_SHOWN_PATHS).map((d) => d.path);
+    const more = diffs.length > shown.length ? `, and ${diffs.length - shown.length} more` : '';
+    throw new SkipChange(
+      `${CHANGED_SINCE_PLAN}: not written over. Re-planned against it: ${diffs.length} field${diffs.length === 1 ? '' : 's'} ` +
+        `differ (${shown.join(', ')}${more}); the next apply or reconcile writes ${diffs.length === 1 ? 'it' : 'them'}`,
+    );
   }
 
   /** The id the server gave the object it answered with (as the kind addresses it: a view by name). */

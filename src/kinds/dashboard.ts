@@ -71,7 +71,7 @@ export const dashboard: KindModule = {
   update: (id) => ({ method: 'PUT', path: `/v2/dashboards/uid/${encodeSegment(id)}` }),
   remove: (id) => ({ method: 'DELETE', path: `/v2/dashboards/uid/${encodeSegment(id)}` }),
   // 409 and 412: someone saved the dashboard after we read its version.
-  // STALE-HOOK staleWriteStatuses: [409, 412],
+  staleWriteStatuses: [409, 412],
   serverOwned: ['id', 'uid', 'version', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy'],
   secretFields: [],
   setFields: ['dashboard.datasets'],

@@ -153,9 +153,11 @@ export interface KindModule {
    */
   deletionOptIn?: string;
   /**
-   * Statuses with which an update answers that it was made against a stale version (409, 412):
-   * apply lists the kind again and writes once more over the object as it is now. toWire gets
-   * the live object, so a kind that writes with a version takes it from there.
+   * Statuses with which a write answers that it was made against a stale version (409, 412:
+   * someone saved the object after the plan read it). Apply never writes over it: it reads the
+   * object again and re-plans it (done if it now matches the files, else skipped saying what
+   * differs; the next apply writes it). toWire gets the live object, so a kind that writes with a
+   * version takes it from there.
    */
   staleWriteStatuses?: readonly number[];
   /**

@@ -1,11 +1,11 @@
 // The write channel with the real client over 127.0.0.1 against a scripted server: an update
-// answered "stale version" is written again over the object as it is now (the hook Dashboards
-// need), and a POST whose answer was lost is found by listing again.
+// answered "stale version" is re-planned against the object as it is now and never written over
+// (the hook Dashboards need), and a POST whose answer was lost is found by listing again.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
-import { ApiError } from '../../src/api/errors.js';
 import type { ApiClient } from '../../src/api/types.js';
 import { ApplyIndex } from '../../src/apply/name-index.js';
+import { SkipChange } from '../../src/apply/types.js';
 import { WriteChannel } from '../../src/apply/writes.js';
 import type { Change, JsonObject } from '../../src/core/types.js';
 import { KINDS } from '../../src/kinds/index.js';
@@ -40,29 +40,31 @@ async function channelFor(script: (method: string, url: string) => Scripted): Pr
 }
 
 describe('WriteChannel', () => {
-  it('writes an update again over the object as it is now when the kind says the answer means a stale version', async () => {
-    let puts = 0;
+  it('never writes over an object saved since the plan: it is re-planned and skipped, saying what differs', async () => {
     const { channel, server: s } = await channelFor((method) => {
-      if (method === 'GET') return { body: [{ ...listed.raw, version: 4 }] };
-      return ++puts === 1 ? { status: 412, body: { message: 'version mismatch' } } : { body: { id: 'mon_1' } };
+      if (method === 'GET') return { body: [{ ...listed.raw, aplQuery: "['y']", version: 4 }] };
+      return { status: 412, body: { message: 'version mismatch' } };
     });
-    await channel.update(update, versioned, declared, 'mon_1');
-    expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual(['PUT /v2/monitors/mon_1', 'GET /v2/monitors', 'PUT /v2/monitors/mon_1']);
+    const failure = await channel.update(update, versioned, declared, 'mon_1').catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(SkipChange);
+    expect((failure as Error).message).toMatch(
+      /^changed in the workspace since the plan: not written over\. Re-planned against it: 1 field differ \(aplQuery\); the next apply or reconcile writes it$/,
+    );
+    expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual(['PUT /v2/monitors/mon_1', 'GET /v2/monitors']);
     expect((JSON.parse(s.seen[0]!.body) as JsonObject).version).toBe(3);
-    expect((JSON.parse(s.seen[2]!.body) as JsonObject).version).toBe(4);
-    expect(channel.writes).toBe(2);
+    expect(channel.writes).toBe(1);
   });
 
-  it('fails the update when the object is gone on the second look, and on a second stale answer', async () => {
-    const gone = await channelFor((method) => (method === 'GET' ? { body: [] } : { status: 409 }));
-    await expect(gone.channel.update(update, versioned, declared, 'mon_1')).rejects.toThrow(
-      'PUT /v2/monitors/mon_1: 409 Conflict; listing Monitor again found the object gone',
-    );
+  it('is done without a write when the object saved since the plan now matches the files, and skipped when it is gone', async () => {
+    const same = await channelFor((method) => (method === 'GET' ? { body: [{ ...listed.raw, version: 4 }] } : { status: 409 }));
+    expect(await same.channel.update(update, versioned, declared, 'mon_1')).toBe('changed in the workspace since the plan; it now matches the files, nothing written');
+    expect(same.server.seen.map((r) => r.method)).toEqual(['PUT', 'GET']);
     await client?.close();
     await server?.close();
-    const twice = await channelFor((method) => (method === 'GET' ? { body: [listed.raw] } : { status: 412 }));
-    await expect(twice.channel.update(update, versioned, declared, 'mon_1')).rejects.toBeInstanceOf(ApiError);
-    expect(twice.server.seen.map((r) => r.method)).toEqual(['PUT', 'GET', 'PUT']);
+    const gone = await channelFor((method) => (method === 'GET' ? { body: [] } : { status: 409 }));
+    await expect(gone.channel.update(update, versioned, declared, 'mon_1')).rejects.toThrow(
+      'changed in the workspace since the plan (PUT /v2/monitors/mon_1: 409 Conflict) and is gone now; the next apply creates it',
+    );
   });
 
   it('does not retry a stale-looking status for a kind that does not declare it', async () => {

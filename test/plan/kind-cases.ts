@@ -30,7 +30,7 @@ const ada = wire.user('usr_ada', 'ada@example.com', 'Ada');
 const sreRole = wire.role('role_sre', 'sre');
 
 /** A dashboard document as a file declares it, and as the emulator answers it (uid inside, owner in lower case). */
-const board = {
+const board: JsonObject = {
   name: 'Checkout',
   charts: [
     { id: 'errors', type: 'TimeSeries', query: { apl: "['http'] | count" } },
@@ -213,7 +213,7 @@ const CASES: Record<KindName, KindCase> = {
       id: 'checkout',
       uid: 'checkout',
       version: 3,
-      dashboard: { ...board, owner: 'x-axiom-everyone', uid: 'checkout', layout: [...board.layout].reverse() },
+      dashboard: { ...board, owner: 'x-axiom-everyone', uid: 'checkout', layout: [...(board.layout as JsonObject[])].reverse() },
       createdAt: '2026-03-01T12:00:00.000Z',
       updatedAt: '2026-03-01T12:00:00.000Z',
       createdBy: 'usr_1',
