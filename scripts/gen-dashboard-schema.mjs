@@ -85,6 +85,16 @@ function convert(node, defs, pending, all) {
   return out;
 }
 
+/** Draft-07 ignores the siblings of a `$ref`: a reference with a description of its own goes into `allOf`. */
+function wrapRefs(node) {
+  if (Array.isArray(node)) return node.map(wrapRefs);
+  if (node === null || typeof node !== 'object') return node;
+  const out = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, wrapRefs(value)]));
+  if (typeof out.$ref !== 'string' || Object.keys(out).length === 1) return out;
+  const { $ref, ...rest } = out;
+  return { ...rest, allOf: [{ $ref }] };
+}
+
 function lenient(schema, extra = {}) {
   return { ...schema, properties: { ...schema.properties, ...extra }, [UNKNOWN_FIELDS]: 'warning' };
 }
@@ -165,7 +175,7 @@ export function generate() {
     properties,
     definitions: Object.fromEntries(Object.keys(defs).sort().map((name) => [name, defs[name]])),
   };
-  return `${JSON.stringify(schema, null, 2)}\n`;
+  return `${JSON.stringify(wrapRefs(schema), null, 2)}\n`;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

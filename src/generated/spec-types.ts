@@ -170,7 +170,7 @@ mapFields?: string[]
 export interface DashboardDocument {
 name: string
 /**
- * User ID of the dashboard owner. Use `X-AXIOM-EVERYONE` to make the dashboard accessible to all users in the organization.
+ * User id of the owner, or X-AXIOM-EVERYONE (the default; "" means the same) for every user of the org.
  */
 owner?: string
 description?: string
@@ -207,7 +207,7 @@ schemaVersion: 2
  */
 against?: ("-1h" | "-3h" | "-6h" | "-12h" | "-1d" | "-3d" | "-7d" | "-1w" | "-2w" | "-3w" | "-30d" | "-60d" | "-90d" | "")
 /**
- * A datetime value. Accepts ISO 8601 (e.g. `2024-01-02T00:00:00.000Z`), relative time using `now-{duration}` where duration is a number followed by `s` (seconds), `m` (minutes), `h` (hours), `d` (days), or `w` (weeks) (e.g. `now-1h`, `now-7d`), a Unix epoch millisecond timestamp as a string (e.g. `1704067200000`), or an empty string to clear the value.
+ * Absolute or relative timestamp to compare against. Mutually exclusive with `against` — setting one clears the other. Accepts ISO 8601, `now-{duration}` (e.g. `now-1h`), or epoch milliseconds as a string.
  */
 againstTimestamp?: string
 /**
@@ -219,7 +219,7 @@ timeWindowStart: string
  */
 timeWindowEnd: string
 /**
- * Optional dashboard UID. Must contain only letters, numbers, underscores, or hyphens, with length 1-128 when provided.
+ * The dashboard uid; when present it must equal metadata.name.
  */
 uid?: string
 /**
@@ -263,6 +263,9 @@ export interface DashboardSpec {
  * The dashboard document: a .json file, its path relative to this file and inside the directory read. It is read as written (no ${env:} or ${file:}).
  */
 file?: string
+/**
+ * The dashboard document, written inline.
+ */
 dashboard?: DashboardDocument
 }
 

@@ -14,8 +14,8 @@ describe('npm run demo', () => {
     expect(out).toMatch(/Emulator listening on http:\/\/127\.0\.0\.1:\d+/);
     // An empty workspace: nothing seeded, the examples' datasets are created first.
     expect(out).toMatch(/Emulator listening on http:\/\/127\.0\.0\.1:\d+ \(in memory, an empty workspace\)/);
-    expect(out).toContain('Plan: 21 to create, 0 to update, 0 to delete, 0 to adopt.');
-    expect(out).toContain('Apply complete: 21 created, 0 updated, 0 deleted, 0 adopted, 0 failed, 0 skipped');
+    expect(out).toContain('Plan: 22 to create, 0 to update, 0 to delete, 0 to adopt.');
+    expect(out).toContain('Apply complete: 22 created, 0 updated, 0 deleted, 0 adopted, 0 failed, 0 skipped');
     expect(out.slice(out.lastIndexOf('$ wsync plan'))).toContain('No changes.');
     expect(out).toContain('Where to look next');
     expect(out).toContain('wsync run');

@@ -28,7 +28,7 @@ describe('apply, end to end', () => {
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     // The seeded datasets (made by ingest) and the field are adopted; everything else is created.
-    expect(first.stdout).toContain('Apply complete: 19 created, 0 updated, 0 deleted, 4 adopted, 0 failed, 0 skipped in ');
+    expect(first.stdout).toContain('Apply complete: 20 created, 0 updated, 0 deleted, 4 adopted, 0 failed, 0 skipped in ');
 
     const state = await emulator.state();
     // A monitor created in the same run as its notifiers carries their new ids.

@@ -93,11 +93,11 @@ describe('wsync export (CLI, emulator)', () => {
     const exported = await wsync(['export', out]);
     expect(exported.stderr).not.toMatch(/^export:/m);
     expect(exported.code).toBe(0);
-    expect(exported.stdout).toMatch(/^Exported 37 objects \(/m);
-    expect(exported.stdout).toContain(`Adopted 37 objects: recorded as owned by wsync in ${join('workspace', '.wsync')}`);
+    expect(exported.stdout).toMatch(/^Exported 38 objects \(/m);
+    expect(exported.stdout).toContain(`Adopted 38 objects: recorded as owned by wsync in ${join('workspace', '.wsync')}`);
     expect(listedVariables(exported.stdout)).toEqual(Object.keys(VARIABLES).sort());
     const folders = (await readdir(out)).sort();
-    expect(folders).toEqual(['.schemas', '.wsync', 'annotations', 'datasets', 'fields', 'groups', 'monitors', 'notifiers', 'orgs', 'roles', 'starred-queries', 'tokens', 'users', 'vfields', 'views']);
+    expect(folders).toEqual(['.schemas', '.wsync', 'annotations', 'dashboards', 'datasets', 'fields', 'groups', 'monitors', 'notifiers', 'orgs', 'roles', 'starred-queries', 'tokens', 'users', 'vfields', 'views']);
     // The modelines point into the export itself, so they still resolve once the folder is committed elsewhere.
     const monitor = await readFile(join(out, 'monitors', 'payments.yaml'), 'utf8');
     expect(monitor.split('\n')[0]).toBe('# yaml-language-server: $schema=../.schemas/monitor.json');
@@ -147,6 +147,10 @@ describe('wsync export (CLI, emulator)', () => {
     const yamlFiles = [...a].filter(([path]) => path.endsWith('.yaml'));
     expect(yamlFiles.length).toBeGreaterThan(20);
     for (const [, content] of yamlFiles) expect(content.toString('utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/\.schemas\/\S+\.json\n/);
+    // A dashboard's document is pretty JSON beside its YAML, which names it.
+    const documents = [...a].filter(([path]) => path.endsWith('.json') && !path.includes('.schemas'));
+    expect(documents.map(([path]) => path)).toEqual(['dashboards/checkout-overview.json']);
+    for (const [path, content] of documents) expect(JSON.parse(content.toString('utf8')), path).toHaveProperty('charts');
 
     // Into a non-empty directory only with --force, which rewrites the same bytes.
     const refused = await wsync(['export', '--out', one]);
@@ -170,9 +174,9 @@ describe('wsync export (CLI, emulator)', () => {
     expect(monitor.split('\n')[0]).toBe('# yaml-language-server: $schema=https://schemas.example.com/wsync/monitor.json');
     expect(monitor).toContain('  notifiers:\n    - payments\n');
 
-    const unknown = await wsync(['export', '--out', join(work, 'none'), '--kinds', 'Monitor,Dashboards']);
+    const unknown = await wsync(['export', '--out', join(work, 'none'), '--kinds', 'Monitor,Widgets']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('--kinds: unknown kind "Dashboards"');
+    expect(unknown.stderr).toContain('--kinds: unknown kind "Widgets"');
     expect(existsSync(join(work, 'none'))).toBe(false);
   });
 

@@ -227,5 +227,28 @@ export function seedWorkspace(): Record<string, unknown[]> {
       { name: 'Engineering (directory)', isManaged: true, members: [IDS.grace] },
     ],
     views: [{ name: 'checkout-errors', aplQuery: "['checkout'] | where status >= 500", datasets: ['checkout'], description: 'Errors only' }],
+    dashboards: [
+      {
+        uid: 'checkout-overview',
+        version: 4,
+        dashboard: {
+          name: 'Checkout — overview',
+          owner: 'X-AXIOM-EVERYONE',
+          description: 'Errors and latency; a literal ${not-a-variable} survives the round trip',
+          charts: [
+            { id: 'errors', name: 'Errors', type: 'TimeSeries', query: { apl: "['checkout'] | where status >= 500 | summarize count() by bin_auto(_time)" } },
+            { id: 'p95', name: 'p95', type: 'Statistic', query: { apl: "['checkout'] | summarize percentile(duration_ms, 95)" } },
+          ],
+          layout: [
+            { i: 'errors', x: 0, y: 0, w: 8, h: 4 },
+            { i: 'p95', x: 8, y: 0, w: 4, h: 4 },
+          ],
+          refreshTime: 60,
+          schemaVersion: 2,
+          timeWindowStart: 'qr-now-1h',
+          timeWindowEnd: 'qr-now',
+        },
+      },
+    ],
   };
 }

@@ -1,5 +1,6 @@
 // Turns the seed fixture into the LiveState the list endpoints would give, as plain values, for the
-// pure tests: ids assigned, dataset fields flattened, PagerDuty secrets blanked, token secrets gone.
+// pure tests: ids assigned, dataset fields flattened, dashboards by uid, PagerDuty secrets blanked,
+// token secrets gone.
 import type { JsonObject, KindName, LiveObject, LiveState } from '../../src/core/types.js';
 
 const SEED_KINDS: Record<string, KindName> = {
@@ -84,6 +85,11 @@ export function liveFromSeed(seed: Record<string, unknown[]>): LiveState {
       add('DatasetField', `${name}/${String(field.name)}`, raw);
     }
   }
-  const listedKinds = [...Object.values(SEED_KINDS), 'Dataset', 'DatasetField'] as KindName[];
+  // A dashboard is listed by its uid, the document carrying it too (as the service answers).
+  for (const item of seed.dashboards ?? []) {
+    const { uid, version, dashboard } = item as { uid: string; version: number; dashboard: JsonObject };
+    add('Dashboard', uid, { uid, id: `dash_${uid}`, version, dashboard: { ...dashboard, uid }, createdAt: '2026-01-01T00:00:00.000Z' });
+  }
+  const listedKinds = [...Object.values(SEED_KINDS), 'Dataset', 'DatasetField', 'Dashboard'] as KindName[];
   return { objects, listedKinds, listedDatasets: { VirtualField: datasets, DatasetField: datasets }, requests: 0 };
 }

@@ -134,7 +134,9 @@ describe('exportWorkspace: file format', () => {
     expect([...kinds].sort()).toEqual([...KIND_NAMES].sort());
     const desired = desiredFromTexts(result.files.map((f) => ({ path: f.path, text: f.content })), { env: VARIABLES });
     expect(desired.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-    expect(desired.resources).toHaveLength(result.files.length);
+    // One resource per YAML file; a dashboard's document is a JSON file beside it.
+    expect(desired.resources).toHaveLength(result.files.filter((f) => f.path.endsWith('.yaml')).length);
+    expect(result.files.filter((f) => f.path.endsWith('.json')).map((f) => f.path)).toEqual(['dashboards/checkout-overview.json']);
   });
 });
 
