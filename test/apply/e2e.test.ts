@@ -53,6 +53,9 @@ describe('apply, end to end', () => {
     const checkout = (state.datasets ?? []).find((d) => d.name === 'checkout');
     const duration = (checkout?.fields as { name: string; description?: string }[]).find((f) => f.name === 'duration_ms');
     expect(duration?.description).toBe('Time from request to last byte.');
+    // The dashboard's document came from the JSON file beside its YAML.
+    const board = liveObjects(state, 'dashboards').find((d) => d.uid === 'checkout-overview');
+    expect((board?.dashboard as { charts: { id: string }[] }).charts.map((c) => c.id)).toEqual(['about', 'errors', 'p95', 'slowest']);
 
     // The token's secret went to the token output directory, 0600, and nowhere else.
     const token = named(state, 'tokens', 'ci-annotations');
@@ -65,7 +68,7 @@ describe('apply, end to end', () => {
     expectNoSecrets(first.stdout + first.stderr, [secret]);
 
     const inventory = await readInventory(stateDir);
-    expect(inventory.entries).toHaveLength(23);
+    expect(inventory.entries).toHaveLength(24);
     const slack = inventory.entries.find((e) => e.kind === 'Notifier' && e.key === 'oncall-slack');
     expect(slack?.id).toBe(idOf(state, 'notifiers', 'oncall-slack'));
     expect(Object.keys(slack?.secretHashes ?? {})).toEqual(['/properties/slack/slackUrl']);

@@ -203,7 +203,7 @@ describe('annotations', () => {
 
 describe('routing', () => {
   it('answers 404 for unknown paths and ids, 405 with Allow for wrong methods', async () => {
-    await expectError('GET', '/v2/dashboards', undefined, 404, /no such endpoint: GET \/v2\/dashboards/);
+    await expectError('GET', '/v2/notebooks', undefined, 404, /no such endpoint: GET \/v2\/notebooks/);
     await expectError('GET', '/v2/monitors/mon_0000000000000000', undefined, 404, /monitor "mon_0000000000000000" not found/);
     await expectError('DELETE', '/v2/orgs/org-x-000000', undefined, 405, /DELETE is not allowed/);
     const wrong = await harness.call('PATCH', '/v2/monitors/mon_x');

@@ -17,6 +17,7 @@ export interface Fixtures {
   groupId: string;
   /** A view's id is its name. */
   viewId: string;
+  dashboardUid: string;
 }
 
 let counter = 0;
@@ -58,6 +59,18 @@ export const bodies = {
   dataset: () => ({ name: unique('ds'), description: 'made by a test' }),
   group: (fx: { userId: string; roleId: string }) => ({ name: unique('group'), description: 'test group', members: [fx.userId], roles: [fx.roleId] }),
   view: () => ({ name: unique('view'), aplQuery: "['checkout'] | where status >= 500", datasets: ['checkout'], description: 'errors' }),
+  dashboard: () => ({
+    dashboard: {
+      name: unique('Board'),
+      owner: 'X-AXIOM-EVERYONE',
+      charts: [{ id: 'errors', type: 'TimeSeries', query: { apl: "['checkout'] | count" } }],
+      layout: [{ i: 'errors', x: 0, y: 0, w: 6, h: 4 }],
+      refreshTime: 60,
+      schemaVersion: 2,
+      timeWindowStart: 'qr-now-1h',
+      timeWindowEnd: 'qr-now',
+    },
+  }),
 };
 
 export async function createFixtures(harness: TestEmulator): Promise<Fixtures> {
@@ -83,6 +96,8 @@ export async function createFixtures(harness: TestEmulator): Promise<Fixtures> {
     annotationId: await id('/v2/annotations', bodies.annotation()),
     tokenId: await id('/v2/tokens', bodies.token()),
     orgId: await id('/v2/orgs', bodies.org()),
+    // A dashboard is addressed by its uid, and PUT makes one that does not exist yet.
+    dashboardUid: (await harness.ok<{ dashboard: { uid: string } }>('PUT', `/v2/dashboards/uid/${unique('board')}`, bodies.dashboard())).dashboard.uid,
   };
 }
 
@@ -91,6 +106,13 @@ export interface Operation {
   op: string;
   path(fx: Fixtures): string;
   body?(fx: Fixtures): unknown;
+  /** The success status when the document lists more than one (a dashboard POST: 201 created, 200 updated). */
+  status?: number;
+  /**
+   * The capability the emulator requires where the document's security entry names none (the
+   * dashboards paths: the `dashboards` org capability exists; docs/wire-contract.md "Dashboards").
+   */
+  capability?: string;
   /** A body that violates the OpenAPI request schema. */
   invalidBody?(fx: Fixtures): unknown;
 }
@@ -114,6 +136,24 @@ export const OPERATIONS: Operation[] = [
     invalidBody: () => ({ title: 42 }),
   },
   { op: 'DELETE /annotations/{id}', path: (fx) => `/annotations/${fx.annotationId}` },
+  { op: 'GET /dashboards', path: () => '/dashboards?limit=10&offset=0', capability: 'dashboards|read' },
+  {
+    op: 'POST /dashboards',
+    path: () => '/dashboards',
+    status: 201,
+    capability: 'dashboards|create',
+    body: () => ({ uid: unique('board'), ...bodies.dashboard() }),
+    invalidBody: () => ({ dashboard: { name: 5 } }),
+  },
+  { op: 'GET /dashboards/uid/{uid}', path: (fx) => `/dashboards/uid/${fx.dashboardUid}`, capability: 'dashboards|read' },
+  {
+    op: 'PUT /dashboards/uid/{uid}',
+    path: (fx) => `/dashboards/uid/${fx.dashboardUid}`,
+    capability: 'dashboards|update',
+    body: () => ({ ...bodies.dashboard(), overwrite: true, message: 'from a test' }),
+    invalidBody: () => ({ dashboard: { ...bodies.dashboard().dashboard, refreshTime: 'often' } }),
+  },
+  { op: 'DELETE /dashboards/uid/{uid}', path: (fx) => `/dashboards/uid/${fx.dashboardUid}`, capability: 'dashboards|delete' },
   { op: 'GET /datasets', path: () => '/datasets' },
   {
     op: 'POST /datasets',

@@ -97,8 +97,8 @@ describe('seed files', () => {
     const bad = await harness.call('POST', '/_emulator/seed', { body: { monitors: [{ name: 'm', type: 'Threshold', aplQuery: 'x', intervalMinutes: 0 }] } });
     expect(bad.status).toBe(400);
     expect((bad.body as { message: string }).message).toBe('seed: monitors[0]: field "intervalMinutes" must be >= 1');
-    const unknownKey = await harness.call('POST', '/_emulator/seed', { body: { dashboards: [] } });
-    expect((unknownKey.body as { message: string }).message).toMatch(/unknown key "dashboards"/);
+    const unknownKey = await harness.call('POST', '/_emulator/seed', { body: { notebooks: [] } });
+    expect((unknownKey.body as { message: string }).message).toMatch(/unknown key "notebooks"/);
     await harness.close();
   });
 });

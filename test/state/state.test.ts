@@ -59,8 +59,8 @@ describe('loadInventory', () => {
   });
 
   it('rejects entries of an unknown kind, naming the entry', async () => {
-    await writeFile(join(dir, 'inventory.json'), JSON.stringify({ version: 1, entries: [{ kind: 'Dashboard', key: 'a', id: 'x' }] }));
-    await expect(loadInventory(dir)).rejects.toThrow(/entries\[0\]\.kind: unknown kind "Dashboard"/);
+    await writeFile(join(dir, 'inventory.json'), JSON.stringify({ version: 1, entries: [{ kind: 'Notebook', key: 'a', id: 'x' }] }));
+    await expect(loadInventory(dir)).rejects.toThrow(/entries\[0\]\.kind: unknown kind "Notebook"/);
   });
 });
 
