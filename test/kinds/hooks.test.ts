@@ -107,3 +107,74 @@ describe('exportSpec: what a file says that fromWire alone does not settle', () 
     expect(exportSpec?.({ id: 'notify_1', name: 'n', spec: one })).toEqual({ spec: one });
   });
 });
+
+describe('staleWriteStatuses: answers that mean the object was saved since the plan read it', () => {
+  it('are 409 and 412 for a dashboard, which writes the version it read and never overwrite', () => {
+    expect(KINDS.Dashboard.staleWriteStatuses).toEqual([409, 412]);
+    const live = { kind: 'Dashboard' as const, id: 'b', raw: { uid: 'b', version: 7, dashboard: {} } };
+    const body = KINDS.Dashboard.toWire('b', { dashboard: { name: 'B', charts: [] } }, () => undefined, live);
+    expect(body).toMatchObject({ uid: 'b', version: 7 });
+    expect(body).not.toHaveProperty('overwrite');
+    expect(KINDS.Dashboard.toWire('b', { dashboard: { name: 'B' } }, () => undefined)).not.toHaveProperty('version');
+  });
+
+  it('are declared only by kinds that can be updated', () => {
+    for (const kind of KIND_NAMES) if (KINDS[kind].staleWriteStatuses) expect(KINDS[kind].update, kind).toBeDefined();
+  });
+});
+
+describe('documentFile, keyedArrays, outline, checkSpec: a dashboard document', () => {
+  it('may come from a .json file named by spec.file, checked against its own schema', () => {
+    expect(KINDS.Dashboard.documentFile).toEqual({ pathField: 'file', documentField: 'dashboard', schemaFile: 'dashboard-document.json' });
+  });
+
+  it('compares charts by id and layout cells by i, and outlines the diffs per chart', () => {
+    expect(KINDS.Dashboard.keyedArrays).toEqual([
+      { path: 'dashboard.charts', key: 'id' },
+      { path: 'dashboard.layout', key: 'i' },
+    ]);
+    const groups = KINDS.Dashboard.outline?.([
+      { path: 'dashboard.name', before: 'A', after: 'B' },
+      { path: 'dashboard.charts[errors].query.apl', before: 'x', after: 'y' },
+      { path: 'dashboard.charts[new].id', after: 'new' },
+      { path: 'dashboard.charts[new].type', after: 'Note' },
+      { path: 'dashboard.charts[new].text', after: 'hi' },
+      { path: 'dashboard.charts[old].id', before: 'old' },
+      { path: 'dashboard.charts[old].type', before: 'Pie' },
+      { path: 'dashboard.layout[errors].x', before: 0, after: 6 },
+    ]);
+    expect(groups).toEqual([
+      { title: 'dashboard', status: 'changed', diffs: [{ path: 'name', before: 'A', after: 'B' }] },
+      { title: 'chart errors', status: 'changed', diffs: [{ path: 'query.apl', before: 'x', after: 'y' }] },
+      {
+        title: 'chart new (Note)',
+        status: 'added',
+        diffs: [
+          { path: 'type', after: 'Note' },
+          { path: 'text', after: 'hi' },
+        ],
+      },
+      { title: 'chart old (Pie)', status: 'removed', diffs: [] },
+      { title: 'layout', status: 'changed', diffs: [], notes: ['errors: x 0 -> 6'] },
+    ]);
+  });
+
+  it('finds what the schema cannot: a repeated chart id, a uid that is not metadata.name, an unplaced chart', () => {
+    const problems = KINDS.Dashboard.checkSpec?.('board', {
+      dashboard: {
+        uid: 'other',
+        charts: [
+          { id: 'a', type: 'Note' },
+          { id: 'a', type: 'Note' },
+          { id: 'b', type: 'Note' },
+        ],
+        layout: [{ i: 'a', x: 0, y: 0, w: 1, h: 1 }],
+      },
+    });
+    expect(problems?.map((p) => `${p.severity} ${p.pointer}`)).toEqual([
+      'error /dashboard/uid',
+      'error /dashboard/charts/1/id',
+      'warning /dashboard/charts/2/id',
+    ]);
+  });
+});
