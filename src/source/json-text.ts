@@ -142,16 +142,22 @@ class Reader {
       this.locate(child, keyAt);
       this.expect(':', '":" after a member name');
       Object.defineProperty(out, key, { value: this.value(child, depth + 1), enumerable: true, writable: true, configurable: true });
-      this.space();
-      if (this.text[this.at] === ',') {
-        this.at++;
-        this.space();
-        if (this.text[this.at] === '}') throw new JsonSyntaxError(this.at - 1, 'a comma before "}" (JSON allows no trailing comma)');
-        continue;
-      }
-      this.expect('}', '"," or "}"');
+      if (this.more('}')) continue;
       return out;
     }
+  }
+
+  /** After a member or an item: a comma and another one (true), or the closing bracket (false). */
+  private more(close: '}' | ']'): boolean {
+    this.space();
+    if (this.text[this.at] === ',') {
+      this.at++;
+      this.space();
+      if (this.text[this.at] === close) throw new JsonSyntaxError(this.at - 1, `a comma before "${close}" (JSON allows no trailing comma)`);
+      return true;
+    }
+    this.expect(close, `"," or "${close}"`);
+    return false;
   }
 
   private array(pointer: string, depth: number): JsonValue[] {
@@ -167,14 +173,7 @@ class Reader {
       const child = `${pointer}/${out.length}`;
       this.locate(child, this.at);
       out.push(this.value(child, depth + 1));
-      this.space();
-      if (this.text[this.at] === ',') {
-        this.at++;
-        this.space();
-        if (this.text[this.at] === ']') throw new JsonSyntaxError(this.at - 1, 'a comma before "]" (JSON allows no trailing comma)');
-        continue;
-      }
-      this.expect(']', '"," or "]"');
+      if (this.more(']')) continue;
       return out;
     }
   }
