@@ -54,7 +54,7 @@ describe('wsync apply', () => {
     expect((await workspace.plan(['--out', planFile])).code).toBe(0);
     const applied = await workspace.apply(['--plan', planFile]);
     expect(applied.code, applied.stderr).toBe(0);
-    expect(applied.stdout).toContain('18 created');
+    expect(applied.stdout).toContain('19 created');
 
     expect((await workspace.plan(['--out', planFile])).code).toBe(0);
     // Someone edits the workspace by hand, and a file changes, after the plan was made.
@@ -103,10 +103,10 @@ describe('wsync apply', () => {
     };
     expect(doc.status).toBe('applied');
     // The seeded datasets (made by ingest) are adopted, the rest created.
-    expect(doc.result).toMatchObject({ created: 18, adopted: 3, failed: 0 });
-    expect(doc.result.events).toHaveLength(22);
-    expect(doc.result.writes).toBeGreaterThanOrEqual(22);
-    expect(doc.plan.changes.length).toBeGreaterThanOrEqual(21);
+    expect(doc.result).toMatchObject({ created: 19, adopted: 3, failed: 0 });
+    expect(doc.result.events).toHaveLength(23);
+    expect(doc.result.writes).toBeGreaterThanOrEqual(23);
+    expect(doc.plan.changes.length).toBeGreaterThanOrEqual(22);
     const token = (await readFile(join(workspace.stateDir, 'tokens', 'ci-annotations'), 'utf8')).trim();
     for (const secret of [...Object.values(DEMO_SECRETS), token]) expect(result.stdout + result.stderr).not.toContain(secret);
   });

@@ -10,7 +10,7 @@ import { DEMO_SECRETS } from '../../support/workspace.js';
 
 const scratch = useScratch('wsync-plan-');
 
-const KINDS_IN_EXAMPLES = ['Dataset', 'Role', 'Notifier', 'User', 'Group', 'Monitor', 'StarredQuery', 'VirtualField', 'Annotation', 'View', 'ApiToken'];
+const KINDS_IN_EXAMPLES = ['Dataset', 'Role', 'Notifier', 'User', 'Group', 'Monitor', 'StarredQuery', 'VirtualField', 'Annotation', 'View', 'ApiToken', 'Dashboard'];
 
 interface PlanJson {
   version: number;
@@ -38,7 +38,7 @@ describe('wsync plan against the emulator', () => {
     expect(result.stderr).toMatch(/stats: \d+ API requests/);
     expect(result.code).toBe(2);
     for (const kind of KINDS_IN_EXAMPLES) expect(result.stdout).toMatch(new RegExp(`\\+ create\\s+${kind}/`));
-    expect(result.stdout).toContain('Plan: 21 to create, 0 to update, 0 to delete, 0 to adopt.');
+    expect(result.stdout).toContain('Plan: 22 to create, 0 to update, 0 to delete, 0 to adopt.');
 
     const requests = await emulator.requests();
     expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
