@@ -144,26 +144,6 @@ events?: [("reconcile.failed" | "plan.refused" | "drift.detected" | "reconcile.r
 }
 }
 
-export interface DatasetSpec {
-description?: string
-/**
- * What the dataset holds; set at creation only (a change is reported, not applied). Default axiom:events:v1.
- */
-kind?: ("axiom:events:v1" | "otel:logs:v1" | "otel:traces:v1" | "otel:metrics:v1")
-/**
- * Days data is kept when useRetentionPeriod is true.
- */
-retentionDays?: number
-/**
- * Delete data older than retentionDays.
- */
-useRetentionPeriod?: boolean
-/**
- * Fields stored as maps (a set: order does not matter).
- */
-mapFields?: string[]
-}
-
 /**
  * A dashboard document, as the UI and GET /v2/dashboards/uid/{uid} give it (generated from the OpenAPI `Dashboard` schema by scripts/gen-dashboard-schema.mjs).
  */
@@ -267,6 +247,26 @@ file?: string
  * The dashboard document, written inline.
  */
 dashboard?: DashboardDocument
+}
+
+export interface DatasetSpec {
+description?: string
+/**
+ * What the dataset holds; set at creation only (a change is reported, not applied). Default axiom:events:v1.
+ */
+kind?: ("axiom:events:v1" | "otel:logs:v1" | "otel:traces:v1" | "otel:metrics:v1")
+/**
+ * Days data is kept when useRetentionPeriod is true.
+ */
+retentionDays?: number
+/**
+ * Delete data older than retentionDays.
+ */
+useRetentionPeriod?: boolean
+/**
+ * Fields stored as maps (a set: order does not matter).
+ */
+mapFields?: string[]
 }
 
 export interface DatasetFieldSpec {

@@ -2,11 +2,11 @@
 // of one's own, a version that grows by one per write, 412 with the current version for a stale
 // write, 409 for a POST over a taken uid, PUT that creates (201), paging, and the test hook that
 // makes a save "someone made in the UI".
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTestEmulator } from '../support/emulator.js';
 import { bodies, unique } from './fixtures.js';
-import { startHarness, type Harness } from './harness.js';
 
-let harness: Harness;
+const harness = useTestEmulator();
 
 interface Resource {
   uid: string;
@@ -20,14 +20,6 @@ interface WriteAnswer {
   overwritten?: boolean;
   dashboard: Resource;
 }
-
-beforeAll(async () => {
-  harness = await startHarness();
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
 
 async function created(): Promise<Resource> {
   const uid = unique('board');

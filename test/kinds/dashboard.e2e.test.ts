@@ -3,8 +3,10 @@
 // between plan and write (412: re-planned and reported, never written over), and export's round trip.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, runCli, startTestEmulator, tempDir, writeTree, type CliResult, type TestEmulator } from '../apply/helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type CliResult } from '../support/cli.js';
+import { useTestEmulator } from '../support/emulator.js';
+import { useScratch, writeTree } from '../support/tree.js';
 
 const UID = 'checkout-overview';
 
@@ -39,12 +41,13 @@ const DOCUMENT: Document = {
 
 const RESOURCE = ['apiVersion: wsync/v1', 'kind: Dashboard', 'metadata:', `  name: ${UID}`, 'spec:', '  file: checkout.json', ''].join('\n');
 
-let emulator: TestEmulator;
+const emulator = useTestEmulator();
+const scratch = useScratch('wsync-dashboard-');
 let root: string;
 let tree: string;
 
 function wsync(args: string[]): Promise<CliResult> {
-  return runCli(args, emulator.env);
+  return runCli(args, { env: emulator.env });
 }
 
 async function writeDocument(document: Document): Promise<void> {
@@ -63,16 +66,10 @@ function withQuery(document: Document, chartId: string, apl: string): Document {
 }
 
 beforeAll(async () => {
-  emulator = await startTestEmulator();
-  root = await tempDir('wsync-dashboard-');
+  root = await scratch.dir();
   tree = join(root, 'tree');
   await writeTree(tree, { 'dashboards/checkout.yaml': RESOURCE });
   await writeDocument(DOCUMENT);
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  if (root) await removeDir(root);
 });
 
 describe('Dashboard, end to end', () => {
@@ -117,12 +114,7 @@ describe('Dashboard, end to end', () => {
     const edited = withQuery(withQuery(DOCUMENT, 'p95', "['checkout'] | summarize percentile(duration_ms, 99)"), 'errors', "['checkout'] | where status >= 400 | count");
     await writeDocument(edited);
     // Someone renames the dashboard in the UI just before wsync's write reaches the service.
-    const hook = await fetch(`${emulator.url}/_emulator/dashboards/ui-save`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${emulator.env.WSYNC_TOKEN ?? ''}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ uid: UID, dashboard: { name: 'Checkout (renamed in the UI)' }, when: 'before-next-write' }),
-    });
-    expect(hook.status).toBe(200);
+    await emulator.ok('POST', '/_emulator/dashboards/ui-save', { uid: UID, dashboard: { name: 'Checkout (renamed in the UI)' }, when: 'before-next-write' });
 
     const applied = await wsync(['apply', tree]);
     expect(applied.stdout).toMatch(
