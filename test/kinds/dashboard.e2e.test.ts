@@ -142,7 +142,8 @@ describe('Dashboard, end to end', () => {
 
   it('exports the dashboard as a YAML file and a JSON document a person can diff; the export plans clean', async () => {
     const out = join(root, 'exported');
-    const exported = await wsync(['export', '--out', out, '--kinds', 'Dashboard']);
+    // Read only: the tree's own state directory holds the workspace's writer lease.
+    const exported = await wsync(['export', '--out', out, '--kinds', 'Dashboard', '--no-adopt']);
     expect(exported.stderr).toBe('');
     expect(exported.code).toBe(0);
     const yaml = await readFile(join(out, 'dashboards', `${UID}.yaml`), 'utf8');
