@@ -64,7 +64,7 @@ function document(kind, i, counts) {
     case 'StarredQuery':
       return `kind: StarredQuery\nmetadata:\n  name: Query ${i}\nspec:\n  owner: ${user}\n  dataset: ${dataset}\n  query:\n    apl: "['${dataset}'] | summarize count() by path"\n    queryOptions:\n      priority: low\n`;
     case 'User':
-      return `kind: User\nmetadata:\n  name: user-${i}@example.com\nspec:\n  name: User ${i}\n  role: ${i % 3 === 0 ? 'member' : role}\n`;
+      return `kind: User\nmetadata:\n  name: user-${i}@example.com\nspec:\n  name: User ${i}\n  role: ${i % 3 === 0 ? 'user' : role}\n`;
     case 'Annotation':
       return `kind: Annotation\nmetadata:\n  name: Deploy ${i}\nspec:\n  type: production-deployment\n  datasets: [${dataset}]\n  time: "2026-11-02T09:30:00Z"\n  url: https://example.com/deploys/${i}\n`;
     case 'ApiToken':

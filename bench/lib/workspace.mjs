@@ -16,8 +16,8 @@ export function generateWorkspace({ notifiers = 2000, monitors = 6000, users = 5
   for (let u = 0; u < users; u++) {
     const email = `user${u}@example.com`;
     const id = `usr_${hex(u)}`;
-    seed.users.push({ id, email, name: `User ${u}`, role: { id: 'member', name: 'member' } });
-    push(`users/users-${Math.floor(u / 50)}.yaml`, { kind: 'User', metadata: { name: email }, spec: { name: `User ${u}`, role: 'member' } });
+    seed.users.push({ id, email, name: `User ${u}`, role: { id: 'user', name: 'User' } });
+    push(`users/users-${Math.floor(u / 50)}.yaml`, { kind: 'User', metadata: { name: email }, spec: { name: `User ${u}`, role: 'user' } });
     inventory.push({ kind: 'User', key: email, id });
   }
   for (let n = 0; n < notifiers; n++) {

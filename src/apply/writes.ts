@@ -72,9 +72,13 @@ export class WriteChannel {
     return module.toWire(resource.name, this.specForWrite(module, resource, live), this.index.resolveName, live);
   }
 
-  /** The desired spec, with the live value kept for fields whose drift `wsync/ignore-fields` tolerates. */
+  /**
+   * The desired spec, with the live value kept for fields whose drift `wsync/ignore-fields`
+   * tolerates and for computed fields the file leaves out (a PUT that replaces must not reset them).
+   */
   private specForWrite(module: KindModule, resource: DesiredResource, live: LiveObject | undefined): JsonObject {
-    const ignored = ignoredFields(resource);
+    const leftOut = module.computed.filter((path) => getAt(resource.spec, path.split('.')) === undefined);
+    const ignored = [...ignoredFields(resource), ...leftOut.map((path) => path.split('.'))];
     if (!live || ignored.length === 0) return resource.spec;
     const liveSpec = module.fromWire(live.raw, this.index.resolveId).spec;
     let spec = resource.spec;

@@ -69,6 +69,8 @@ function parseKinds(values: string[], flag = '--prune-all'): KindName[] {
   return values.map((value) => {
     const kind = parseKindName(value);
     if (!kind) throw new PolicyFlagError(`${flag} ${value}: unknown kind "${value}"`);
+    const serviceMade = KINDS[kind].serviceMade;
+    if (flag === '--prune-all' && serviceMade !== undefined) throw new PolicyFlagError(`--prune=all:${kind} is not allowed: ${serviceMade}`);
     return kind;
   });
 }

@@ -69,6 +69,11 @@ export interface LiveState {
   listedKinds: KindName[];
   /** For dataset-scoped kinds (VirtualField, DatasetField): the datasets whose objects were listed. */
   listedDatasets: Partial<Record<KindName, string[]>>;
+  /**
+   * Kinds of an add-on (KindModule.addOn) whose list answered 403 or 404: not listed, and why, as
+   * `GET /v2/rbac/roles answered 403: <the service's message>`.
+   */
+  unavailable?: Partial<Record<KindName, string>>;
   /** Requests made to read this state, for `plan --stats`. */
   requests: number;
 }

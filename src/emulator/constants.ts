@@ -7,7 +7,23 @@ export const ADMIN_USER = {
   email: 'admin@emulator.local',
 } as const;
 
-export const BUILT_IN_ROLES = ['admin', 'member', 'read-only'] as const;
+/**
+ * The base roles every workspace has, by the key a write names them with and the label a read
+ * answers (`{"id": "owner", "name": "Owner"}`): the service's clients and docs know these five.
+ */
+export const BUILT_IN_ROLES: Readonly<Record<string, string>> = {
+  owner: 'Owner',
+  admin: 'Admin',
+  user: 'User',
+  'read-only': 'Read-only',
+  none: 'None',
+};
+
+/** The built-in role key a role written in any letter case names, or undefined. */
+export function builtInRole(role: string): string | undefined {
+  const key = role.toLowerCase();
+  return Object.prototype.hasOwnProperty.call(BUILT_IN_ROLES, key) ? key : undefined;
+}
 
 export const DEFAULT_ADMIN_TOKEN = 'wsync-emulator-admin';
 

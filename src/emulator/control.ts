@@ -7,7 +7,9 @@ import type { RequestLog } from './request-log.js';
 import { jsonOf, noContent, type Reply } from './routes.js';
 import { uiSaveHook } from './kinds/dashboards.js';
 import { exportSeed, importSeed } from './seed.js';
-import type { Workspace } from './store.js';
+import { annotateTriggeredMonitor } from './kinds/annotations.js';
+import { isJsonObject } from './json.js';
+import type { AddOns, Workspace } from './store.js';
 
 export interface ControlDeps {
   workspace: Workspace;
@@ -23,6 +25,8 @@ const ROUTES: Record<string, readonly string[]> = {
   '/_emulator/seed': ['POST'],
   '/_emulator/state': ['GET'],
   '/_emulator/dashboards/ui-save': ['POST'],
+  '/_emulator/add-ons': ['GET', 'POST'],
+  '/_emulator/monitor-trigger': ['POST'],
 };
 
 export function handleControl(
@@ -56,10 +60,41 @@ export function handleControl(
     }
     case 'POST /_emulator/dashboards/ui-save':
       return jsonOf(uiSaveHook(deps.workspace, body));
+    case 'GET /_emulator/add-ons':
+      return jsonOf(deps.workspace.addOns);
+    case 'POST /_emulator/add-ons':
+      updateAddOns(deps.workspace.addOns, body);
+      return jsonOf(deps.workspace.addOns);
+    case 'POST /_emulator/monitor-trigger':
+      return jsonOf(triggerMonitor(deps.workspace, body), 201);
     case 'POST /_emulator/seed':
       if (body === undefined) throw badRequest('seed: a JSON request body is required');
       return jsonOf({ imported: importSeed(deps.workspace, body, 'seed') });
     default:
       return jsonOf(exportSeed(deps.workspace));
   }
+}
+
+/** `{rbac?: boolean, rbacStatus?: 403 | 404}`: switches the add-on; a bad body changes nothing. */
+export function updateAddOns(addOns: AddOns, body: unknown): void {
+  if (!isJsonObject(body)) throw badRequest('add-ons: the request body must be a JSON object');
+  const next: AddOns = { ...addOns };
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'rbac' && typeof value === 'boolean') next.rbac = value;
+    else if (key === 'rbacStatus' && (value === 403 || value === 404)) next.rbacStatus = value;
+    else throw badRequest(`add-ons: field "${key}" must be rbac (true or false) or rbacStatus (403 or 404)`);
+  }
+  Object.assign(addOns, next);
+}
+
+/** `{monitorId, datasets?}`: the annotation a triggered monitor makes (a guess at its shape). */
+function triggerMonitor(workspace: Workspace, body: unknown): unknown {
+  if (!isJsonObject(body) || typeof body.monitorId !== 'string') {
+    throw badRequest('monitor-trigger: the body must be {"monitorId": "<id>", "datasets"?: ["<name>"]}');
+  }
+  const datasets = body.datasets;
+  if (datasets !== undefined && !(Array.isArray(datasets) && datasets.every((d) => typeof d === 'string'))) {
+    throw badRequest('monitor-trigger: field "datasets" must be an array of dataset names');
+  }
+  return workspace.annotations.viewOf(annotateTriggeredMonitor(workspace, body.monitorId, datasets, new Date().toISOString()));
 }

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_ADMIN_TOKEN } from './constants.js';
+import { updateAddOns } from './control.js';
 import { Faults } from './faults.js';
 import { KIND_MODULES } from './kinds/index.js';
 import { StateFile } from './persistence.js';
@@ -41,6 +42,10 @@ export interface EmulatorOptions {
   seedFile?: string;
   /** Print one line per request to stderr. */
   logRequests?: boolean;
+  /** false: a workspace without the RBAC add-on, whose /v2/rbac/* paths answer `rbacStatus`. Default true. */
+  rbac?: boolean;
+  /** What /v2/rbac/* answers without RBAC: 403 (the default) or 404. */
+  rbacStatus?: 403 | 404;
 }
 
 export interface RunningEmulator {
@@ -65,6 +70,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const limiter = new RateLimiter(options.rateLimit);
   // Ids draw from their own stream, so changing fault settings does not change ids.
   const workspace = new Workspace(mulberry32(seed ^ 0x5eed1d5), { rateLimitPerSecond: () => limiter.limit });
+  updateAddOns(workspace.addOns, { rbac: options.rbac ?? true, rbacStatus: options.rbacStatus ?? 403 });
   const routes = KIND_MODULES.flatMap((module) => module.routes);
   warmValidators();
 

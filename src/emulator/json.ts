@@ -25,3 +25,9 @@ export function objectField(object: JsonObject, key: string): JsonObject | undef
   const value = object[key];
   return isJsonObject(value) ? value : undefined;
 }
+
+/** Go's zero time (`0001-01-01T00:00:00Z`, in any offset): the service's clients send it for "no time". */
+export function isZeroTime(value: string): boolean {
+  const instant = Date.parse(value);
+  return !Number.isNaN(instant) && instant < Date.parse('0002-01-01T00:00:00Z');
+}

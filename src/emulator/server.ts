@@ -8,6 +8,7 @@ import { handleControl, type ControlDeps } from './control.js';
 import { ApiError } from './errors.js';
 import type { Reply } from './routes.js';
 import type { Router } from './router.js';
+import type { AddOns } from './store.js';
 
 export interface PipelineDeps extends ControlDeps {
   router: Router;
@@ -110,6 +111,7 @@ async function dispatch(
   const body = WRITE_METHODS.has(method) ? await readJsonBody(request) : undefined;
   const caller = authenticate(request.headers.authorization, deps.workspace, deps.adminToken, now.getTime());
   const { route, params } = match;
+  refuseMissingAddOn(deps.workspace.addOns, method, pathname);
   if (route.capability) requireCapability(caller, route.capability);
   return route.handle({
     method: route.method,
@@ -120,6 +122,13 @@ async function dispatch(
     workspace: deps.workspace,
     now: now.toISOString(),
   });
+}
+
+/** A workspace without RBAC answers every /v2/rbac/* path 403 (or 404), whatever the token. */
+function refuseMissingAddOn(addOns: AddOns, method: string, pathname: string): void {
+  if (addOns.rbac || !pathname.startsWith('/v2/rbac/')) return;
+  const why = 'RBAC (role-based access control) is not available on this workspace: it is an add-on';
+  throw new ApiError(addOns.rbacStatus, addOns.rbacStatus === 404 ? `no such endpoint: ${method} ${pathname} (${why})` : why);
 }
 
 async function readJsonBody(request: IncomingMessage): Promise<unknown> {

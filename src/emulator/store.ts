@@ -10,7 +10,17 @@ export interface WorkspaceSettings {
   rateLimitPerSecond: () => number;
 }
 
+/**
+ * Add-ons a workspace may lack (docs/wire-contract.md "RBAC not available"). Without RBAC every
+ * /v2/rbac/* path answers `rbacStatus` and users cannot hold custom roles.
+ */
+export interface AddOns {
+  rbac: boolean;
+  rbacStatus: 403 | 404;
+}
+
 export class Workspace {
+  readonly addOns: AddOns = { rbac: true, rbacStatus: 403 };
   /** Datasets keyed by name (a dataset's id is its name). */
   readonly datasets = new Collection<Stored>((dataset) => dataset);
   /** Each dataset's fields, keyed by field name, in the order they were seeded. */

@@ -19,11 +19,13 @@ export function tokenView(token: Stored): JsonObject {
   return rest;
 }
 
-/** A user's stored `role` is a built-in role name or a Role id; the wire has `{id, name}`. */
+/**
+ * A user's stored `role` is a built-in role key or a Role id; the wire has `{id, name}`: the key
+ * and its label (`{"id": "user", "name": "User"}`), or the Role's id and name.
+ */
 export function userView(user: Stored, roles: Collection<Stored>): JsonObject {
-  const roleId = stringField(user, 'role') ?? 'member';
-  const isBuiltIn = (BUILT_IN_ROLES as readonly string[]).includes(roleId);
-  const roleName = isBuiltIn ? roleId : (stringField(roles.get(roleId) ?? {}, 'name') ?? roleId);
+  const roleId = stringField(user, 'role') ?? 'user';
+  const roleName = BUILT_IN_ROLES[roleId] ?? stringField(roles.get(roleId) ?? {}, 'name') ?? roleId;
   return { id: user.id, name: user.name ?? '', email: user.email ?? '', role: { id: roleId, name: roleName } };
 }
 

@@ -73,12 +73,35 @@ export function schemaAt(schemas: SchemaSet, file: string, segments: readonly st
   return context;
 }
 
-export function requiredKeys(context: SchemaContext): Set<string> {
+/**
+ * Keys the schemas require of a value; with the value, also those an `if`/`then` requires when the
+ * value meets the `if` (a Threshold monitor requires its threshold, even when it is 0).
+ */
+export function requiredKeys(context: SchemaContext, value?: JsonObject): Set<string> {
   const out = new Set<string>();
+  const add = (node: JsonObject | undefined): void => {
+    if (node && Array.isArray(node.required)) for (const key of node.required) if (typeof key === 'string') out.add(key);
+  };
   for (const { node } of context) {
-    if (Array.isArray(node.required)) for (const key of node.required) if (typeof key === 'string') out.add(key);
+    add(node);
+    const condition = asJsonObject(node.if);
+    if (value !== undefined && condition && meets(condition, value)) add(asJsonObject(node.then));
   }
   return out;
+}
+
+/**
+ * Whether `value` meets an `if` made of `properties` with `const` and `required`; any other
+ * keyword counts as met (keeping a field a schema might require is harmless, dropping it is not).
+ */
+function meets(condition: JsonObject, value: JsonObject): boolean {
+  const required = Array.isArray(condition.required) ? condition.required : [];
+  if (!required.every((key) => typeof key !== 'string' || value[key] !== undefined)) return false;
+  for (const [key, member] of Object.entries(asJsonObject(condition.properties) ?? {})) {
+    const schema = asJsonObject(member);
+    if (schema && 'const' in schema && value[key] !== undefined && value[key] !== schema.const) return false;
+  }
+  return true;
 }
 
 function declaredOrder(context: SchemaContext): string[] {

@@ -156,7 +156,7 @@ function checkReferences(
   for (const ref of module.references) {
     const names = known(ref.target);
     if (!names) continue;
-    const unknown = referenceNames(ref, spec).filter(({ name }) => !names.has(name) && !isBuiltinName(ref, name));
+    const unknown = referenceNames(ref, spec).filter(({ name }) => !names.has(name) && !isBuiltinName(ref, name) && ref.openValues !== true);
     if (unknown.length === 0) continue;
     if (!ref.many) {
       warnings.push(
@@ -205,7 +205,7 @@ function withoutEmpty(schemas: SchemaSet, context: SchemaContext, value: JsonObj
 /** Leaves out what the server fills in anyway: its defaults, and empty values. */
 function withoutDefaults(module: KindModule, spec: JsonObject, schemas: SchemaSet): JsonObject {
   const context = schemaAt(schemas, module.schemaFile, ['spec']);
-  const required = requiredKeys(context);
+  const required = requiredKeys(context, spec);
   let out = withoutEmpty(schemas, context, spec);
   for (const [path, value] of Object.entries(module.defaults)) {
     const segments = path.split('.');
@@ -279,6 +279,10 @@ function documentFileOf(
 export function exportWorkspace(live: LiveState, options: ExportOptions): ExportResult {
   const warnings: string[] = [];
   const selected = KIND_NAMES.filter((kind) => options.kinds.includes(kind));
+  for (const kind of selected) {
+    const why = live.unavailable?.[kind];
+    if (why !== undefined) warnings.push(`${kind}: not exported, ${kindModule(kind).addOn ?? kind} is not available on this workspace (${why})`);
+  }
   const targets = referenceTargets();
   const none: ResolveId = () => undefined;
 

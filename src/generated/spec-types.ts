@@ -292,10 +292,16 @@ members?: string[]
 roles?: string[]
 }
 
-export interface MonitorSpec {
+export type MonitorSpec = ({
 type: ("Threshold" | "MatchEvent" | "AnomalyDetection")
 description?: string
+/**
+ * The APL query. Give exactly one of aplQuery and mplQuery.
+ */
 aplQuery?: string
+/**
+ * The MPL query of a metrics monitor (the service may answer it in aplQuery). Give exactly one of aplQuery and mplQuery.
+ */
 mplQuery?: string
 columnName?: string
 operator?: ("Below" | "BelowOrEqual" | "Above" | "AboveOrEqual" | "AboveOrBelow")
@@ -318,7 +324,9 @@ disabledUntil?: string
  * Names of Notifiers (declared here or existing live).
  */
 notifiers?: string[]
-}
+} & {
+[k: string]: unknown | undefined
+})
 
 export interface NotifierSpec {
 /**
@@ -506,7 +514,7 @@ export interface UserSpec {
  */
 name: string
 /**
- * A built-in role (admin, member, read-only) or the name of a Role.
+ * A built-in role (owner, admin, user, read-only, none; any letter case) or the name of a Role. Other names are sent as written, with a warning.
  */
 role: string
 }

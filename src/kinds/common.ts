@@ -1,3 +1,5 @@
+import { cloneJson, isEmptyValue } from '../core/json.js';
+import { getAt, withValueAt } from '../core/json-paths.js';
 import type { JsonObject, JsonValue, KindName } from '../core/types.js';
 import type { Reference, ResolveId, ResolveName } from './types.js';
 
@@ -67,4 +69,27 @@ export function encodeSegment(segment: string): string {
 export function datasetOfKey(key: string): string | undefined {
   const slash = key.indexOf('/');
   return slash > 0 ? key.slice(0, slash) : undefined;
+}
+
+/** The built-in value `name` stands for (`Owner` -> `owner`), or undefined when it names none. */
+export function builtinName(reference: Reference, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return reference.builtins?.find((builtin) => builtin.toLowerCase() === lower);
+}
+
+export function isBuiltinName(reference: Reference, name: string): boolean {
+  return builtinName(reference, name) !== undefined;
+}
+
+/**
+ * The spec with every default (`KindModule.defaults`) filled in where it is absent or empty: an
+ * update sends the whole object, so a field removed from the file is written back as its default.
+ */
+export function withDefaultsFilled(spec: JsonObject, defaults: Readonly<Record<string, JsonValue>>): JsonObject {
+  let out = spec;
+  for (const [path, value] of Object.entries(defaults)) {
+    const segments = path.split('.');
+    if (isEmptyValue(getAt(out, segments))) out = withValueAt(out, segments, cloneJson(value));
+  }
+  return out;
 }

@@ -1,6 +1,6 @@
 import { jsonEqual } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
-import { asString, encodeSegment, pickDefined } from './common.js';
+import { asString, encodeSegment, pickDefined, withDefaultsFilled } from './common.js';
 import type { KindModule } from './types.js';
 
 const SETTINGS = ['description', 'hidden', 'unit', 'type'] as const;
@@ -43,7 +43,7 @@ export const datasetField: KindModule = {
 
   toWire(name, spec, _resolve, live) {
     // The field's type comes from ingest; keep the live one unless the file pins it.
-    const body: JsonObject = { name, ...pickDefined(spec, SETTINGS) };
+    const body: JsonObject = { name, ...pickDefined(withDefaultsFilled(spec, DEFAULTS), SETTINGS) };
     if (body.type === undefined) body.type = live?.raw.type ?? 'string';
     return body;
   },

@@ -16,6 +16,7 @@ export const group: KindModule = {
   remove: (id) => ({ method: 'DELETE', path: `/v2/rbac/groups/${encodeSegment(id)}` }),
   // Groups made by directory sync belong to the service.
   managedByService: (raw) => raw.isManaged === true,
+  addOn: 'RBAC',
   serverOwned: ['id', 'isManaged'],
   secretFields: [],
   setFields: ['members', 'roles'],

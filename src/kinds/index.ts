@@ -1,3 +1,4 @@
+import { withoutAbsentTimes } from '../core/time.js';
 import { annotation } from './annotation.js';
 import { apiToken } from './apitoken.js';
 import { dashboard } from './dashboard.js';
@@ -16,9 +17,19 @@ import { virtualField } from './virtualfield.js';
 
 export type { KindModule } from './types.js';
 
-/** The module with its natural keys in Unicode NFC (see KINDS). */
-function withNfcKeys(module: KindModule): KindModule {
-  return { ...module, keyOf: (name, spec) => module.keyOf(name, spec).normalize('NFC') };
+/**
+ * The module with the rules every kind shares (see KINDS): natural keys in Unicode NFC, and a
+ * timestamp read as `null`, `""` or Go's zero time left out of the live spec (it means "no time").
+ */
+function withSharedRules(module: KindModule): KindModule {
+  return {
+    ...module,
+    keyOf: (name, spec) => module.keyOf(name, spec).normalize('NFC'),
+    fromWire: (raw, resolveId) => {
+      const read = module.fromWire(raw, resolveId);
+      return { ...read, spec: withoutAbsentTimes(read.spec, module.timestamps) };
+    },
+  };
 }
 
 /**
@@ -27,23 +38,24 @@ function withNfcKeys(module: KindModule): KindModule {
  * level: plans, metrics and exports list kinds in it.
  *
  * Natural keys compare in Unicode NFC, wherever they come from (files, the API, references): `café`
- * typed with a combining accent is the same object as `café` typed with one character.
+ * typed with a combining accent is the same object as `café` typed with one character. A live
+ * timestamp that means "no time" is absent, for every kind (read, diff, export).
  */
 export const KINDS = {
-  Dataset: withNfcKeys(dataset),
-  Role: withNfcKeys(role),
-  Notifier: withNfcKeys(notifier),
-  Org: withNfcKeys(org),
-  User: withNfcKeys(user),
-  Group: withNfcKeys(group),
-  Monitor: withNfcKeys(monitor),
-  StarredQuery: withNfcKeys(starredQuery),
-  VirtualField: withNfcKeys(virtualField),
-  DatasetField: withNfcKeys(datasetField),
-  Annotation: withNfcKeys(annotation),
-  View: withNfcKeys(view),
-  ApiToken: withNfcKeys(apiToken),
-  Dashboard: withNfcKeys(dashboard),
+  Dataset: withSharedRules(dataset),
+  Role: withSharedRules(role),
+  Notifier: withSharedRules(notifier),
+  Org: withSharedRules(org),
+  User: withSharedRules(user),
+  Group: withSharedRules(group),
+  Monitor: withSharedRules(monitor),
+  StarredQuery: withSharedRules(starredQuery),
+  VirtualField: withSharedRules(virtualField),
+  DatasetField: withSharedRules(datasetField),
+  Annotation: withSharedRules(annotation),
+  View: withSharedRules(view),
+  ApiToken: withSharedRules(apiToken),
+  Dashboard: withSharedRules(dashboard),
 } as const satisfies Readonly<Record<string, KindModule>>;
 
 export type KindName = keyof typeof KINDS;

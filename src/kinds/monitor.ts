@@ -1,5 +1,13 @@
-import type { JsonObject } from '../core/types.js';
-import { asString, asStringArray, encodeSegment, namesOf, resolveMany, SERVER_OWNED_COMMON } from './common.js';
+import type { JsonObject, JsonValue } from '../core/types.js';
+import {
+  asString,
+  asStringArray,
+  encodeSegment,
+  namesOf,
+  resolveMany,
+  SERVER_OWNED_COMMON,
+  withDefaultsFilled,
+} from './common.js';
 import type { KindModule } from './types.js';
 
 const PASSTHROUGH = [
@@ -26,6 +34,35 @@ const PASSTHROUGH = [
   'disabledUntil',
 ] as const;
 
+/**
+ * What the service answers for a field nobody set (docs/wire-contract.md "Monitor defaults", with
+ * its evidence): the same for every monitor type. `intervalMinutes` and `rangeMinutes` have no
+ * safe default and are `computed` instead.
+ */
+const DEFAULTS: Readonly<Record<string, JsonValue>> = {
+  description: '',
+  disabled: false,
+  alertOnNoData: false,
+  notifyByGroup: false,
+  notifyEveryRun: false,
+  resolvable: false,
+  skipResolved: false,
+  secondDelay: 0,
+  threshold: 0,
+  tolerance: 0,
+  compareDays: 0,
+  triggerAfterNPositiveResults: 0,
+  triggerFromNRuns: 1,
+  operator: '',
+  columnName: '',
+  notifiers: [],
+};
+
+/** The ids a monitor answers: `notifierIds`, or the older spelling `notifierIDs`; null means none. */
+function notifierIdsOf(raw: JsonObject): string[] {
+  return asStringArray(raw.notifierIds ?? raw.notifierIDs ?? []);
+}
+
 export const monitor: KindModule = {
   kind: 'Monitor',
   plural: 'monitors',
@@ -40,31 +77,33 @@ export const monitor: KindModule = {
   serverOwned: SERVER_OWNED_COMMON,
   secretFields: [],
   setFields: ['notifiers'],
-  defaults: {
-    description: '',
-    disabled: false,
-    alertOnNoData: false,
-    notifyByGroup: false,
-    notifyEveryRun: false,
-    resolvable: false,
-    skipResolved: false,
-    secondDelay: 0,
-    triggerAfterNPositiveResults: 1,
-    triggerFromNRuns: 1,
-    notifiers: [],
-  },
-  computed: [],
+  defaults: DEFAULTS,
+  // The service keeps its own schedule when a file leaves it out (the Terraform provider uses 1).
+  computed: ['intervalMinutes', 'rangeMinutes'],
   timestamps: ['disabledUntil'],
   immutable: [],
   references: [{ field: 'notifiers', wireField: 'notifierIds', target: 'Notifier', many: true }],
 
+  alignLive(desired, live) {
+    // The service answers a monitor written with mplQuery with the text in aplQuery.
+    const mpl = desired.mplQuery;
+    if (typeof mpl !== 'string' || desired.aplQuery !== undefined) return live;
+    if ((live.mplQuery ?? '') !== '' || live.aplQuery !== mpl) return live;
+    const { aplQuery: _translation, ...rest } = live;
+    return { ...rest, mplQuery: mpl };
+  },
+
   toWire(name, spec, resolve) {
+    // PUT replaces: the whole object, a field the file left out as the service's default.
+    const full = withDefaultsFilled(spec, DEFAULTS);
     const body: JsonObject = { name };
     for (const field of PASSTHROUGH) {
-      const value = spec[field];
+      const value = full[field];
       if (value !== undefined) body[field] = value;
     }
-    body.notifierIds = resolveMany(resolve, 'Notifier', asStringArray(spec.notifiers), 'notifiers');
+    // No default time: an explicit null clears a pause the file no longer holds.
+    body.disabledUntil = full.disabledUntil ?? null;
+    body.notifierIds = resolveMany(resolve, 'Notifier', asStringArray(full.notifiers), 'notifiers');
     return body;
   },
 
@@ -74,7 +113,7 @@ export const monitor: KindModule = {
       const value = raw[field];
       if (value !== undefined && value !== null) spec[field] = value;
     }
-    spec.notifiers = namesOf(resolveId, 'Notifier', asStringArray(raw.notifierIds));
+    spec.notifiers = namesOf(resolveId, 'Notifier', notifierIdsOf(raw));
     return { name: asString(raw.name) ?? '', spec };
   },
 };

@@ -28,6 +28,5 @@ export function referenceNames(reference: Reference, spec: JsonObject): Referenc
   return typeof value === 'string' ? [{ name: value, segments: field }] : [];
 }
 
-export function isBuiltinName(reference: Reference, name: string): boolean {
-  return reference.builtins?.includes(name) ?? false;
-}
+/** A built-in value rather than a name (matched without regard to letter case: `kinds/common.ts`). */
+export { isBuiltinName } from './common.js';

@@ -14,6 +14,8 @@ export const role: KindModule = {
   create: { method: 'POST', path: '/v2/rbac/roles' },
   update: (id) => ({ method: 'PUT', path: `/v2/rbac/roles/${encodeSegment(id)}` }),
   remove: (id) => ({ method: 'DELETE', path: `/v2/rbac/roles/${encodeSegment(id)}` }),
+  // Custom roles come with role-based access control, an add-on some workspaces do not have.
+  addOn: 'RBAC',
   serverOwned: ['id', 'createdAt', 'createdBy', 'updatedAt'],
   secretFields: [],
   setFields: ['members', 'orgCapabilities.*', 'datasetCapabilities.*.*', 'viewCapabilities.*.*'],

@@ -13,7 +13,10 @@ export interface Reference {
   wireField: string;
   target: KindName;
   many: boolean;
-  /** Names that are not references but built-in values (User role: `admin`, `member`, `read-only`). */
+  /**
+   * Names that are not references but built-in values (User role: `owner`, `admin`, `user`,
+   * `read-only`, `none`), matched without regard to letter case (`isBuiltinName`).
+   */
   builtins?: readonly string[];
   /**
    * The names are the keys of the object at `field`, not its values (capabilities keyed by
@@ -25,6 +28,11 @@ export interface Reference {
    * see live state, says nothing about an undeclared one unless a declared target is a close match.
    */
   oftenUndeclared?: true;
+  /**
+   * The service may know values wsync does not (a built-in role added after this release): a
+   * name that resolves to no object is sent as written, and the plan warns instead of failing.
+   */
+  openValues?: boolean;
   /**
    * The reference may point at an object created later in the same run (Role members -> Users, while
    * Users need Roles first): the first write leaves unresolved names out and apply writes the object
@@ -177,6 +185,17 @@ export interface KindModule {
    * writes, adopts or deletes it, and a file declaring its key is told so.
    */
   managedByService?(raw: JsonObject): boolean;
+  /**
+   * The add-on a workspace needs for this kind (Role: `RBAC`). Without it the list answers 403 or
+   * 404: the live reader marks the kind unavailable instead of failing, and the planner gives one
+   * error for the resources of it a tree declares.
+   */
+  addOn?: string;
+  /**
+   * Why `--prune=all:KIND` is refused for this kind: the service makes objects of it by itself
+   * (a triggered monitor makes annotations), and wsync deletes only what it created.
+   */
+  serviceMade?: string;
   /** Why a declared object that does not exist live is not created (kinds without `create`). */
   missingReason?(name: string, spec: JsonObject): string;
 
@@ -192,10 +211,21 @@ export interface KindModule {
   keyedArrays?: readonly KeyedArray[];
   /** Spec paths the server fills with this value when the request leaves them out. */
   defaults: Readonly<Record<string, JsonValue>>;
-  /** Spec paths the server fills with a value of its own (e.g. Annotation time) when left out. */
+  /**
+   * Spec paths the server fills with a value of its own when left out (Annotation time, Monitor
+   * intervalMinutes): left out of a file they are not compared, and an update sends the live value.
+   */
   computed: readonly string[];
-  /** Spec paths holding RFC 3339 timestamps: compared as instants, not as text. */
+  /**
+   * Spec paths holding RFC 3339 timestamps: compared as instants, not as text; `null`, `""` and
+   * Go's zero time (`0001-01-01T00:00:00Z`) mean absent, on both sides.
+   */
   timestamps: readonly string[];
+  /**
+   * Spec paths an update cannot clear (the API merges updates and has no way to unset them):
+   * removing one from a file is reported as not applied, never written over and over.
+   */
+  uncleared?: readonly string[];
   /** Spec fields that can only be set at creation: a change is reported, not applied. */
   immutable: readonly string[];
   references: readonly Reference[];
@@ -209,7 +239,18 @@ export interface KindModule {
   /** A reviewer's reading of a change's diffs, when a flat list would not read well (a dashboard: per chart). */
   outline?(diffs: readonly FieldDiff[]): DiffGroup[];
 
-  /** Desired spec -> request body for create/update. Names become ids through `resolve`. */
+  /**
+   * The live spec with values the service answers in another form than the one written put back
+   * in the written form, so they are no diff (a role read back by its label, an MPL query read back
+   * in `aplQuery`). `raw` is the live wire object. Absent: the live spec is compared as it is.
+   */
+  alignLive?(desired: JsonObject, live: JsonObject, raw: JsonObject): JsonObject;
+
+  /**
+   * Desired spec -> request body for create/update. Names become ids through `resolve`. An update
+   * sends the whole object, a removed field as its default (or its empty value where the API
+   * merges), so that what the file no longer says is cleared.
+   */
   toWire(name: string, spec: JsonObject, resolve: ResolveName, live?: LiveObject): JsonObject;
   /** Live wire object -> metadata.name and spec (ids become names; server-owned fields dropped). */
   fromWire(raw: JsonObject, resolveId: ResolveId): { name: string; spec: JsonObject };

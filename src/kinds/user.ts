@@ -1,13 +1,34 @@
 import { asJsonObject } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
-import { asString, encodeSegment, resolveOne } from './common.js';
-import type { KindModule } from './types.js';
+import { asString, builtinName, encodeSegment } from './common.js';
+import type { KindModule, Reference } from './types.js';
 
-const BUILTIN_ROLES = ['admin', 'member', 'read-only'] as const;
+/**
+ * The base roles of every workspace, as the service's clients know them (docs/wire-contract.md
+ * "Users and roles"). Not a closed set: any other name is a Role's, or sent as written.
+ */
+export const BUILTIN_ROLES = ['owner', 'admin', 'user', 'read-only', 'none'] as const;
 
-function isBuiltinRole(role: string): boolean {
-  return (BUILTIN_ROLES as readonly string[]).includes(role);
+const ROLE: Reference = {
+  field: 'role',
+  wireField: 'role',
+  target: 'Role',
+  many: false,
+  builtins: BUILTIN_ROLES,
+  openValues: true,
+};
+
+/** A read gives `role` as `{id, name}` (id: the built-in key or a Role id; name: a label), a string, or null. */
+function roleOf(raw: JsonObject): { id: string; name: string } | undefined {
+  const role = raw.role;
+  if (typeof role === 'string' && role !== '') return { id: role, name: role };
+  const object = asJsonObject(role);
+  const id = asString(object?.id) ?? '';
+  const name = asString(object?.name) ?? '';
+  return id === '' && name === '' ? undefined : { id: id || name, name: name || id };
 }
+
+const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
 export const user: KindModule = {
   kind: 'User',
@@ -28,20 +49,35 @@ export const user: KindModule = {
   computed: [],
   timestamps: [],
   immutable: ['name'],
-  references: [{ field: 'role', wireField: 'role', target: 'Role', many: false, builtins: BUILTIN_ROLES }],
+  references: [ROLE],
+
+  // `Owner` and `owner` are one built-in role.
+  normalize(spec) {
+    const role = asString(spec.role);
+    const builtin = role === undefined ? undefined : builtinName(ROLE, role);
+    return builtin === undefined || builtin === role ? spec : { ...spec, role: builtin };
+  },
+
+  alignLive(desired, live, raw) {
+    // A role is the one written when its id or its label says so, in any letter case.
+    const wanted = asString(desired.role);
+    const read = roleOf(raw) ?? { id: 'none', name: 'none' };
+    if (wanted === undefined || !(same(wanted, read.id) || same(wanted, read.name))) return live;
+    return { ...live, role: wanted };
+  },
 
   toWire(name, spec, resolve, live): JsonObject {
-    const roleName = asString(spec.role) ?? 'member';
-    const role = isBuiltinRole(roleName) ? roleName : resolveOne(resolve, 'Role', roleName, 'role');
+    const written = asString(spec.role) ?? '';
+    // A built-in by its key; a Role by its id; any other name as written, for the service to judge.
+    const role = builtinName(ROLE, written) ?? resolve('Role', written) ?? written;
     if (live) return { role };
     return { email: name, name: spec.name ?? name, role };
   },
 
   fromWire(raw, resolveId) {
-    const roleObj = asJsonObject(raw.role);
-    const roleId = asString(roleObj?.id) ?? asString(raw.role) ?? '';
-    const roleName = asString(roleObj?.name) ?? roleId;
-    const role = isBuiltinRole(roleId) ? roleId : (resolveId('Role', roleId) ?? roleName);
+    const read = roleOf(raw);
+    // No role at all (null) is the base role `none`.
+    const role = read === undefined ? 'none' : (builtinName(ROLE, read.id) ?? resolveId('Role', read.id) ?? read.name);
     return { name: (asString(raw.email) ?? '').toLowerCase(), spec: { name: asString(raw.name) ?? '', role } };
   },
 

@@ -1,8 +1,9 @@
 import type { JsonObject } from '../core/types.js';
-import { asString, encodeSegment, pickDefined } from './common.js';
+import { asString, encodeSegment, pickDefined, withDefaultsFilled } from './common.js';
 import type { KindModule } from './types.js';
 
 const FIELDS = ['dataset', 'expression', 'description', 'type', 'unit'] as const;
+const DEFAULTS = { description: '', type: '', unit: '' };
 
 export const virtualField: KindModule = {
   kind: 'VirtualField',
@@ -19,14 +20,14 @@ export const virtualField: KindModule = {
   serverOwned: ['id', 'createdAt', 'createdBy', 'updatedAt'],
   secretFields: [],
   setFields: [],
-  defaults: { description: '', type: '', unit: '' },
+  defaults: DEFAULTS,
   computed: [],
   timestamps: [],
   immutable: ['dataset'],
   references: [{ field: 'dataset', wireField: 'dataset', target: 'Dataset', many: false, oftenUndeclared: true }],
 
   toWire(name, spec) {
-    return { name, ...pickDefined(spec, FIELDS) };
+    return { name, ...pickDefined(withDefaultsFilled(spec, DEFAULTS), FIELDS) };
   },
 
   fromWire(raw) {

@@ -20,7 +20,7 @@ export async function readLive(client: ApiClient, scope: LiveScope): Promise<Liv
   const kinds = [...new Set(scope.kinds)];
   const results = await Promise.all(
     kinds.map(async (kind) => {
-      if (KINDS[kind].list.style !== 'per-dataset') return { kind, objects: await listWhole(client, kind) };
+      if (KINDS[kind].list.style !== 'per-dataset') return listAddOnAware(client, kind);
       const wanted = new Set(scope.datasets[kind] ?? []);
       if (scope.allDatasets?.includes(kind)) for (const name of await everyDataset()) wanted.add(name);
       const read = await listDatasets(client, kind, [...wanted].sort());
@@ -28,8 +28,13 @@ export async function readLive(client: ApiClient, scope: LiveScope): Promise<Liv
     }),
   );
 
-  const state: LiveState = { objects: {}, listedKinds: kinds, listedDatasets: {}, requests: 0 };
+  const state: LiveState = { objects: {}, listedKinds: [], listedDatasets: {}, requests: 0 };
   for (const result of results) {
+    if (result.unavailable !== undefined) {
+      state.unavailable = { ...state.unavailable, [result.kind]: result.unavailable };
+      continue;
+    }
+    state.listedKinds.push(result.kind);
     state.objects[result.kind] = result.objects;
     if (result.datasets) state.listedDatasets[result.kind] = result.datasets;
   }
@@ -46,6 +51,29 @@ export async function listKind(client: ApiClient, kind: KindName, datasets?: str
   if (KINDS[kind].list.style !== 'per-dataset') return listWhole(client, kind);
   const names = datasets ?? (await listDatasetNames(client));
   return (await listDatasets(client, kind, [...new Set(names)].sort())).objects;
+}
+
+interface KindRead {
+  kind: KindName;
+  objects: LiveObject[];
+  datasets?: string[];
+  /** Why a kind of an add-on could not be listed (KindModule.addOn); its objects are then unknown. */
+  unavailable?: string;
+}
+
+/**
+ * A kind of an add-on the workspace may not have (RBAC) answers its list with 403 or 404 there:
+ * that kind is unavailable, not an error of the whole read. The planner decides what it means.
+ */
+async function listAddOnAware(client: ApiClient, kind: KindName): Promise<KindRead> {
+  try {
+    return { kind, objects: await listWhole(client, kind) };
+  } catch (err) {
+    const refused = err instanceof ApiError && (err.status === 403 || err.status === 404);
+    if (!refused || KINDS[kind].addOn === undefined) throw err;
+    const said = err.serverMessage ? `: ${err.serverMessage}` : '';
+    return { kind, objects: [], unavailable: `${err.method} ${err.path} answered ${err.status}${said}` };
+  }
 }
 
 async function listWhole(client: ApiClient, kind: KindName): Promise<LiveObject[]> {

@@ -1,6 +1,8 @@
 // Which kinds (and, for dataset-scoped kinds, which datasets) a plan must read. Pure.
-import type { Desired, Inventory, KindName, Policy } from '../core/types.js';
-import { datasetOfKey } from '../kinds/common.js';
+import type { Desired, Inventory, JsonObject, KindName, Policy } from '../core/types.js';
+import { getAt } from '../core/json-paths.js';
+import { datasetOfKey, isBuiltinName } from '../kinds/common.js';
+import type { Reference } from '../kinds/types.js';
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
 
 export interface LiveScope {
@@ -20,8 +22,20 @@ export function isPerDataset(kind: KindName): boolean {
 }
 
 /**
+ * A reference whose names are all built-in values (User role `admin`) resolves without reading its
+ * target kind, which may need an add-on the workspace lacks (Role: RBAC). Other references read it
+ * (also with no names: the live object's ids are then shown as names).
+ */
+function needsTarget(reference: Reference, spec: JsonObject): boolean {
+  if (!reference.builtins) return true;
+  const value = getAt(spec, reference.field.split('.'));
+  const names = Array.isArray(value) ? value : [value];
+  return names.some((name) => typeof name === 'string' && !isBuiltinName(reference, name));
+}
+
+/**
  * A kind is in scope when declared, present in the inventory, named in policy.pruneAll, or the
- * target of a reference of a declared kind (its names must resolve to ids).
+ * target of a reference of a declared kind (its names must resolve to ids; see needsTarget).
  */
 export function liveScope(desired: Desired, inventory: Inventory, policy: Policy): LiveScope {
   const kinds = new Set<KindName>();
@@ -36,7 +50,7 @@ export function liveScope(desired: Desired, inventory: Inventory, policy: Policy
   for (const resource of desired.resources) {
     const module = KINDS[resource.kind];
     kinds.add(resource.kind);
-    for (const reference of module.references) kinds.add(reference.target);
+    for (const reference of module.references) if (needsTarget(reference, resource.spec)) kinds.add(reference.target);
     addDataset(resource.kind, module.datasetOf ? module.datasetOf(resource.spec) : datasetOfKey(resource.key));
   }
   for (const entry of inventory.entries) {

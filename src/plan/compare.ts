@@ -4,6 +4,7 @@ import type { FieldDiff, JsonObject, JsonValue } from '../core/types.js';
 import type { KindModule } from '../kinds/types.js';
 import { canonicalJson, cloneJson, compareText, dropEmptyObject, isEmptyValue, isJsonObject, jsonEqual } from '../core/json.js';
 import { deleteAt, findPaths, getAt, isPrefix, putAt, withValueAt } from '../core/json-paths.js';
+import { withoutAbsentTimes } from '../core/time.js';
 import { compareSecrets, type SecretState } from './secrets.js';
 
 export interface CompareInput {
@@ -12,6 +13,8 @@ export interface CompareInput {
   desired: JsonObject;
   /** The live spec from fromWire; undefined when there is no live object (a create). */
   live: JsonObject | undefined;
+  /** The live wire object (for the kind's alignLive); absent when there is none. */
+  liveRaw?: JsonObject;
   /** wsync/ignore-fields patterns, as segments (`*` = any key); each ignores its subtree. */
   ignore: readonly string[][];
   /** Spec paths of values that came from `${env:}`/`${file:}`: compared, never shown. */
@@ -32,7 +35,12 @@ interface RawDiff {
 }
 
 export function compareSpecs(input: CompareInput): Comparison {
-  const { module, desired, live, ignore } = input;
+  const { module, desired, ignore } = input;
+  // Values the service answers in another form than written (an MPL query in aplQuery) are no news.
+  const live =
+    input.live !== undefined && input.liveRaw !== undefined && module.alignLive
+      ? module.alignLive(desired, input.live, input.liveRaw)
+      : input.live;
   // With nothing live, the diff shows what the file says; the server's defaults are no news.
   const desiredClean = clean(module, desired, ignore, [], live !== undefined);
   // Fields the server fills in on its own (Annotation time) are no drift when the file leaves them out.
@@ -61,8 +69,9 @@ export function compareSpecs(input: CompareInput): Comparison {
 }
 
 /**
- * The comparable form of one side: secrets out (they are compared by hash), empty values out
- * (absent ≡ empty), server defaults in where the field is absent, ignored and computed fields out.
+ * The comparable form of one side: secrets out (they are compared by hash), empty values and
+ * "no time" out (absent ≡ empty), server defaults in where the field is absent, ignored and
+ * computed fields out.
  */
 function clean(
   module: KindModule,
@@ -72,7 +81,7 @@ function clean(
   withDefaults: boolean,
 ): JsonObject {
   // dropEmptyObject copies every object on the way, so the secrets can be deleted from its result.
-  const cleaned = dropEmptyObject(spec);
+  const cleaned = dropEmptyObject(withoutAbsentTimes(spec, module.timestamps));
   for (const found of findPaths(cleaned, module.secretFields)) deleteAt(cleaned, found.segments);
   for (const [path, value] of withDefaults ? Object.entries(module.defaults) : []) {
     const segments = path.split('.');

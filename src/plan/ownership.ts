@@ -19,7 +19,8 @@ export class Ownership {
 /** Why an undeclared live object is deleted, or undefined when it is left alone. */
 export function pruneReason(kind: KindName, entry: InventoryEntry | undefined, policy: Policy): string | undefined {
   if (!KINDS[kind].remove) return undefined;
-  const authoritative = policy.pruneAll.includes(kind);
+  // A kind the service also makes objects of is never authoritative (the CLI refuses it too).
+  const authoritative = policy.pruneAll.includes(kind) && KINDS[kind].serviceMade === undefined;
   if (entry) {
     if (entry.pruneDisabled) return undefined;
     if (policy.prune || authoritative) return 'owned by wsync and no longer declared';

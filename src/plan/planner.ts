@@ -1,6 +1,6 @@
 // planChanges: desired state + live state + inventory + policy -> Plan. Pure: no I/O, no clock.
 import { sortDiagnostics } from '../core/diagnostics.js';
-import { pointerSegments } from '../core/json-paths.js';
+import { matchesPattern, pointerSegments } from '../core/json-paths.js';
 import {
   ACTIONS,
   changeRef,
@@ -9,6 +9,7 @@ import {
   type Desired,
   type DesiredResource,
   type Diagnostic,
+  type FieldDiff,
   type Inventory,
   type KindName,
   type LiveState,
@@ -30,6 +31,8 @@ const SECRET_UNKNOWN_REASON = 'sensitive value not known; will be written';
 
 interface Context {
   live: LiveState;
+  /** Add-ons whose absence has been reported: one error per add-on, however many resources need it. */
+  reportedAddOns: Set<string>;
   liveIndex: LiveIndex;
   ownership: Ownership;
   inventory: Inventory;
@@ -78,6 +81,24 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
     return { file: at.file, line: at.line, column: at.column };
   };
 
+  const unavailable = ctx.live.unavailable?.[resource.kind];
+  if (unavailable !== undefined) {
+    const addOn = module.addOn ?? resource.kind;
+    const message = `${addOn} is not available on this workspace (${unavailable}), or the token may not read it`;
+    if (!ctx.reportedAddOns.has(addOn)) {
+      ctx.reportedAddOns.add(addOn);
+      const kinds = addOnKinds(addOn).join(' and ');
+      ctx.diagnostics.push({
+        severity: 'error',
+        code: 'add-on-unavailable',
+        kind: resource.kind,
+        name: resource.name,
+        message: `${message}: this tree declares ${kinds} resources, which need it. Enable ${addOn} for the workspace, use a token that may read it, or remove them.`,
+        ...located(''),
+      });
+    }
+    return skip(`needs ${addOn}, which this workspace does not offer (see the error)`);
+  }
   if (!ctx.live.listedKinds.includes(resource.kind)) {
     const message = `${resource.kind} objects were not read from the workspace, so this resource cannot be planned`;
     ctx.diagnostics.push({ severity: 'error', code: 'not-listed', kind: resource.kind, name: resource.name, message, ...located('') });
@@ -120,6 +141,7 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
     module,
     desired: spec,
     live: match?.spec,
+    ...(match ? { liveRaw: match.object.raw } : {}),
     // Ignored fields are tolerated drift; a create sends them all the same, so its preview shows them.
     ignore: match ? ignoredFields(resource) : [],
     interpolated: resource.interpolated.map((p) => pointerSegments(specPointer(p))),
@@ -146,14 +168,33 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
   const immutable = diffs.filter((d) => module.immutable.includes(d.path.split('.')[0] ?? ''));
   const immutableReason =
     immutable.length > 0 ? `${immutable.map((d) => d.path).join(', ')} changes are not applied through the API` : undefined;
+  const uncleared = diffs.filter((d) => !immutable.includes(d) && isUncleared(module, d));
+  const unclearedReason =
+    uncleared.length > 0
+      ? `${uncleared.map((d) => d.path).join(', ')} cannot be cleared through the API (an update keeps what it leaves out); delete the object to clear it`
+      : undefined;
   const unknownReason = secretUnknown ? SECRET_UNKNOWN_REASON : undefined;
 
-  if (immutable.length === diffs.length) return { ...existing, action: entry ? 'skipped' : 'adopt', ...reasons(immutableReason) };
+  if (immutable.length + uncleared.length === diffs.length) {
+    return { ...existing, action: entry ? 'skipped' : 'adopt', ...reasons(immutableReason, unclearedReason) };
+  }
   if (!module.update) {
     if (module.replace) return { ...existing, action: 'replace', ...reasons(module.replace.reason, immutableReason, unknownReason) };
     return { ...existing, action: 'skipped', reason: `${resource.kind} objects cannot be changed through the API` };
   }
-  return { ...existing, action: entry ? 'update' : 'adopt', ...reasons(immutableReason, unknownReason) };
+  return { ...existing, action: entry ? 'update' : 'adopt', ...reasons(immutableReason, unclearedReason, unknownReason) };
+}
+
+/** A diff that removes a value the kind's API cannot unset (KindModule.uncleared). */
+function isUncleared(module: KindModule, diff: FieldDiff): boolean {
+  if (diff.after !== undefined || diff.sensitive) return false;
+  const segments = diff.path.split('.');
+  return (module.uncleared ?? []).some((pattern) => matchesPattern(segments, pattern));
+}
+
+/** The kinds that need an add-on, in registry order. */
+function addOnKinds(addOn: string): KindName[] {
+  return KIND_NAMES.filter((kind) => KINDS[kind].addOn === addOn);
 }
 
 /** Live objects whose key no file declares: deleted when prune says so, else left alone. */
@@ -203,7 +244,7 @@ function countBy<T>(items: Iterable<T>, keyOf: (item: T) => KindName): Map<KindN
 export function planChanges(desired: Desired, live: LiveState, inventory: Inventory, policy: Policy): Plan {
   const liveIndex = indexLive(live);
   const ownership = new Ownership(inventory);
-  const ctx: Context = { live, liveIndex, ownership, inventory, policy, diagnostics: [] };
+  const ctx: Context = { live, reportedAddOns: new Set(), liveIndex, ownership, inventory, policy, diagnostics: [] };
 
   const declared = new Set(desired.resources.map((r) => changeRef(r.kind, r.key)));
   const items: Ordered[] = [];
@@ -240,7 +281,12 @@ export function planChanges(desired: Desired, live: LiveState, inventory: Invent
   for (const resource of desired.resources) {
     const module = KINDS[resource.kind];
     const spec = module.normalize?.(resource.spec) ?? resource.spec;
-    const check = checkReferences(resource, spec, { names, changeFor: (ref) => byRef.get(ref), deleted });
+    const check = checkReferences(resource, spec, {
+      names,
+      changeFor: (ref) => byRef.get(ref),
+      deleted,
+      unavailable: (kind) => live.unavailable?.[kind],
+    });
     ctx.diagnostics.push(...check.diagnostics);
     const change = byRef.get(changeRef(resource.kind, resource.key));
     if (change) change.dependsOn = check.dependsOn;

@@ -125,6 +125,8 @@ export interface ReferenceContext {
   changeFor(ref: string): Change | undefined;
   /** `Kind/id` of every live object the plan deletes. */
   deleted: ReadonlySet<string>;
+  /** Why a kind could not be listed (an add-on the workspace lacks), or undefined (LiveState.unavailable). */
+  unavailable?(kind: KindName): string | undefined;
 }
 
 export interface ReferenceCheck {
@@ -173,8 +175,24 @@ export function checkReferences(resource: DesiredResource, spec: JsonObject, con
     }
     const id = context.names.idOf(target, use.key);
     if (id === undefined) {
+      const why = context.unavailable?.(target);
       const hint = suggestion(use.key, context.names.keysOf(target));
-      problem('unresolved-reference', `${new UnresolvedReferenceError(target, use.name, use.label).message}${hint}`);
+      const missing = new UnresolvedReferenceError(target, use.name, use.label).message + (why ? ` (${target} objects could not be read: ${why})` : '');
+      if (!use.reference.openValues) {
+        problem('unresolved-reference', `${missing}${hint}`);
+        continue;
+      }
+      // The service may know the value (a base role newer than this release): it judges the write.
+      const builtins = use.reference.builtins?.length ? ` nor a built-in one (${use.reference.builtins.join(', ')})` : '';
+      diagnostics.push({
+        severity: 'warning',
+        code: 'unknown-value',
+        kind: resource.kind,
+        name: resource.name,
+        field: use.label,
+        message: `${missing}${builtins}; it is sent as written, and the workspace may refuse it`,
+        ...locate(resource, use.pointer),
+      });
     } else if (context.deleted.has(`${target}/${id}`)) {
       problem(
         'reference-to-deleted',

@@ -46,7 +46,9 @@ export function checkReferences(
           kind: r.kind,
           name: r.name,
           field,
-          message: `${field}: no ${ref.target} ${what} is declared in this directory; it must exist live${hint}`,
+          message: ref.builtins?.length
+            ? `${field}: neither a built-in value (${ref.builtins.join(', ')}) nor a ${ref.target} ${what} declared in this directory; it must exist live${ref.openValues ? ' or be known to the workspace' : ''}${hint}`
+            : `${field}: no ${ref.target} ${what} is declared in this directory; it must exist live${hint}`,
         });
       }
     }

@@ -301,7 +301,13 @@ class Translator {
       return;
     }
     if (e.keyword === 'oneOf' && branchErrors.length === 0) {
-      this.emit('schema', at, undefined, `${prefix(at.segments)}matches more than one of the allowed forms`);
+      // Branches that each require one field: the fields exclude each other (aplQuery, mplQuery).
+      const exclusive = requiredAlternatives(asNode(e.parentSchema)?.oneOf);
+      const message = exclusive
+        ? `give only one of ${exclusive.map((n) => `"${n}"`).join(' and ')}, not both`
+        : 'matches more than one of the allowed forms';
+      const second = exclusive ? child(at, exclusive[exclusive.length - 1]!) : undefined;
+      this.emit('schema', second ?? at, second, `${prefix(at.segments)}${message}`);
       return;
     }
     // Otherwise the branch that came closest says best what is wrong.
@@ -312,6 +318,19 @@ class Translator {
     }
     for (const b of closest) this.one(b, condition);
   }
+}
+
+/** `[a, b]` when every branch is `{required: [one field]}`, else undefined. */
+function requiredAlternatives(branches: unknown): string[] | undefined {
+  if (!Array.isArray(branches) || branches.length < 2) return undefined;
+  const names: string[] = [];
+  for (const branch of branches) {
+    const node = asNode(branch);
+    const required = node?.required;
+    if (!node || Object.keys(node).length !== 1 || !Array.isArray(required) || required.length !== 1) return undefined;
+    names.push(String(required[0]));
+  }
+  return names;
 }
 
 function isUnder(schemaPath: string, base: string): boolean {

@@ -50,7 +50,7 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
 /** A workspace with some of every kind: 3 datasets with fields, users, vfields, and `queries` starred queries. */
 export function workspaceSeed(queries: number): Record<string, unknown> {
   const users = [
-    { id: 'usr_00000000000000a1', name: 'Ada', email: 'ada@example.com', role: 'member' },
+    { id: 'usr_00000000000000a1', name: 'Ada', email: 'ada@example.com', role: 'user' },
     { id: 'usr_00000000000000b2', name: 'Bob', email: 'bob@example.com', role: 'read-only' },
   ];
   return {

@@ -47,7 +47,7 @@ const TREE: Record<string, string> = {
     orgCapabilities: { monitors: ['read'] },
   }),
   'access/ann.yaml': resource('User', 'ann@example.com', { name: 'Ann', role: 'chaos-role' }),
-  'access/bob.yaml': resource('User', 'bob@example.com', { name: 'Bob', role: 'member' }),
+  'access/bob.yaml': resource('User', 'bob@example.com', { name: 'Bob', role: 'user' }),
   'access/token.yaml': resource('ApiToken', 'chaos-token', { orgCapabilities: { annotations: ['create'] } }),
   'queries/q.yaml': resource('StarredQuery', 'chaos-query', { owner: 'ann@example.com', dataset: 'checkout', query: { apl: "['checkout'] | take 5" } }),
   'fields/vf.yaml': resource('VirtualField', 'chaos_vf', { dataset: 'checkout', expression: 'status * 2' }),

@@ -55,4 +55,11 @@ describe('policy flags', () => {
     expect(() => parse(['--max-delete-ratio', '2'])).toThrow(/--max-delete-ratio/);
     expect(() => parse(['--prune=some'])).toThrow(/--prune=all:KIND/);
   });
+
+  it('refuses --prune=all for a kind the service also makes objects of (annotations of triggered monitors)', () => {
+    expect(() => parse(['--prune=all:Annotation'])).toThrow(
+      /^--prune=all:Annotation is not allowed: the service makes annotations by itself .*use --prune/,
+    );
+    expect(() => parse(['--prune-all', 'annotations'])).toThrow(PolicyFlagError);
+  });
 });

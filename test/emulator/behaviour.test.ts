@@ -42,11 +42,15 @@ describe('ids, stamps and defaults', () => {
       resolvable: false,
       skipResolved: false,
       secondDelay: 0,
-      triggerAfterNPositiveResults: 1,
+      threshold: 0,
+      tolerance: 0,
+      compareDays: 0,
+      triggerAfterNPositiveResults: 0,
       triggerFromNRuns: 1,
       notifierIds: [],
       createdBy: 'usr_emulatoradmin00000',
     });
+    expect(monitor).not.toHaveProperty('operator');
     expect(monitor.createdAt).toMatch(RFC3339_MS);
     expect(monitor.createdAt).not.toBe('1999-01-01T00:00:00.000Z');
     vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(String(monitor.updatedAt)) + 5 });
@@ -134,11 +138,11 @@ describe('secrets', () => {
 describe('users and roles', () => {
   it('answers roles as {id, name}, refuses unknown roles and duplicate emails', async () => {
     const email = `${unique('dup')}@example.com`;
-    const user = await harness.ok<Obj>('POST', '/v2/users', { name: 'D', email, role: 'read-only' });
-    expect(user.role).toEqual({ id: 'read-only', name: 'read-only' });
-    await expectError('POST', '/v2/users', { name: 'D2', email: email.toUpperCase(), role: 'member' }, 409, /already exists/);
-    await expectError('POST', '/v2/users', { name: 'D3', email: 'x@example.com', role: 'owner' }, 400, /"role" must be a built-in role/);
-    await expectError('POST', '/v2/users', { name: 'D4', email: 'not-an-email', role: 'member' }, 400, /"email"/);
+    const user = await harness.ok<Obj>('POST', '/v2/users', { name: 'D', email, role: 'Read-Only' });
+    expect(user.role).toEqual({ id: 'read-only', name: 'Read-only' });
+    await expectError('POST', '/v2/users', { name: 'D2', email: email.toUpperCase(), role: 'user' }, 409, /already exists/);
+    await expectError('POST', '/v2/users', { name: 'D3', email: 'x@example.com', role: 'member' }, 400, /"role" must be a built-in role \(owner, admin, user, read-only, none\)/);
+    await expectError('POST', '/v2/users', { name: 'D4', email: 'not-an-email', role: 'user' }, 400, /"email"/);
     const role = await harness.ok<{ id: string }>('POST', '/v2/rbac/roles', { name: 'Editors' });
     const moved = await harness.ok<Obj>('PUT', `/v2/users/${String(user.id)}/role`, { role: role.id });
     expect(moved.role).toEqual({ id: role.id, name: 'Editors' });
@@ -149,7 +153,7 @@ describe('users and roles', () => {
 
   it('GET /v2/user answers the caller, who is not listed unless seeded', async () => {
     const me = await harness.ok<Obj>('GET', '/v2/user');
-    expect(me).toEqual({ id: 'usr_emulatoradmin00000', name: 'Emulator Admin', email: 'admin@emulator.local', role: { id: 'admin', name: 'admin' } });
+    expect(me).toEqual({ id: 'usr_emulatoradmin00000', name: 'Emulator Admin', email: 'admin@emulator.local', role: { id: 'owner', name: 'Owner' } });
     const users = await harness.ok<Obj[]>('GET', '/v2/users');
     expect(users.map((user) => user.id)).not.toContain('usr_emulatoradmin00000');
   });

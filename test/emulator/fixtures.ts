@@ -27,7 +27,7 @@ const inOneWeek = (): string => new Date(Date.now() + 7 * 24 * 3600 * 1000).toIS
 
 export const bodies = {
   notifier: () => ({ name: unique('notifier'), properties: { slack: { slackUrl: 'https://hooks.slack.com/services/T/B/X' } } }),
-  user: () => ({ name: 'Test User', email: `${unique('user')}@example.com`, role: 'member' }),
+  user: () => ({ name: 'Test User', email: `${unique('user')}@example.com`, role: 'user' }),
   role: (fx: { userId: string }) => ({
     name: unique('role'),
     description: 'test role',

@@ -17,7 +17,7 @@ interface Query {
 
 beforeAll(async () => {
   harness = await startHarness();
-  otherUserId = (await harness.ok<{ id: string }>('POST', '/v2/users', { name: 'Other', email: 'other@example.com', role: 'member' })).id;
+  otherUserId = (await harness.ok<{ id: string }>('POST', '/v2/users', { name: 'Other', email: 'other@example.com', role: 'user' })).id;
   // 1,500 queries owned by the caller (the admin user), then 3 owned by another user, via the seed hook.
   const starredQueries = Array.from({ length: TOTAL }, (_, index) => ({
     kind: 'apl',

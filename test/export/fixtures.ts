@@ -92,7 +92,7 @@ export function seedWorkspace(): Record<string, unknown[]> {
     ],
     users: [
       { id: IDS.ada, name: 'Ada Lovelace', email: 'ada@example.com', role: IDS.roleSre },
-      { id: IDS.grace, name: 'Grace Hopper', email: 'grace@example.com', role: 'member' },
+      { id: IDS.grace, name: 'Grace Hopper', email: 'grace@example.com', role: 'user' },
       { id: IDS.zoe, name: 'Zoë Ünal', email: 'zoe@example.com', role: 'read-only' },
       { id: IDS.bob, name: 'Bob', email: 'bob@example.com', role: 'admin' },
     ],

@@ -69,7 +69,9 @@ describe('exportWorkspace: file format', () => {
             disabled: false,
             secondDelay: 0,
             triggerFromNRuns: 1,
-            triggerAfterNPositiveResults: 1,
+            triggerAfterNPositiveResults: 0,
+            tolerance: 0,
+            compareDays: 0,
             alertOnNoData: false,
             notifyByGroup: true,
             columnName: '',
@@ -109,6 +111,34 @@ describe('exportWorkspace: file format', () => {
     );
     const spec = documentOf(result, 'Monitor', 'm').spec as JsonObject;
     expect(spec).toEqual({ type: 'Threshold', aplQuery: 'q', operator: 'Below', threshold: 0, secondDelay: 60, disabled: true });
+  });
+
+  it('leaves out what the service answers for "unset": a MatchEvent threshold 0, "no time", empty operator', () => {
+    const result = run(
+      live({
+        Monitor: [
+          { id: 'mon_1', name: 'm', type: 'MatchEvent', aplQuery: 'q', operator: '', threshold: 0, disabledUntil: '0001-01-01T00:00:00Z' },
+        ],
+        ApiToken: [{ id: 'tok_1', name: 't', expiresAt: '0001-01-01T00:00:00Z' }],
+        Notifier: [{ id: 'n_1', name: 'n', properties: { email: { emails: ['a@example.com'] } }, disabledUntil: null }],
+      }),
+    );
+    expect(documentOf(result, 'Monitor', 'm').spec).toEqual({ type: 'MatchEvent', aplQuery: 'q' });
+    expect(documentOf(result, 'ApiToken', 't')).not.toHaveProperty('spec.expiresAt');
+    expect(documentOf(result, 'Notifier', 'n').spec).toEqual({ properties: { email: { emails: ['a@example.com'] } } });
+  });
+
+  it('writes an MPL monitor the service answers in aplQuery as aplQuery (it takes the text either way)', () => {
+    const result = run(live({ Monitor: [{ id: 'mon_1', name: 'm', type: 'MatchEvent', aplQuery: 'metrics:cpu', mplQuery: '' }] }));
+    expect(documentOf(result, 'Monitor', 'm').spec).toEqual({ type: 'MatchEvent', aplQuery: 'metrics:cpu' });
+  });
+
+  it('says which kinds a workspace without their add-on could not give, and exports users with base-role keys', () => {
+    const state = live({ User: [{ id: 'usr_1', email: 'a@example.com', name: 'A', role: { id: 'owner', name: 'Owner' } }] }, ['User']);
+    state.unavailable = { Role: 'GET /v2/rbac/roles answered 403: Forbidden' };
+    const result = run(state, ['Role', 'User']);
+    expect(result.warnings).toEqual(['Role: not exported, RBAC is not available on this workspace (GET /v2/rbac/roles answered 403: Forbidden)']);
+    expect(documentOf(result, 'User', 'a@example.com').spec).toEqual({ name: 'A', role: 'owner' });
   });
 
   it('points $schema at a URL or a relative path, as asked', () => {
@@ -151,7 +181,7 @@ describe('exportWorkspace: references', () => {
         Monitor: [{ id: 'mon_1', name: 'm', type: 'MatchEvent', aplQuery: 'q', notifierIds: ['notify_2', 'notify_1'] }],
         User: [
           { id: 'usr_1', name: 'Ada', email: 'Ada@Example.com', role: { id: 'role_1', name: 'sre' } },
-          { id: 'usr_2', name: 'Bob', email: 'bob@example.com', role: { id: 'member', name: 'member' } },
+          { id: 'usr_2', name: 'Bob', email: 'bob@example.com', role: { id: 'user', name: 'User' } },
         ],
         Role: [{ id: 'role_1', name: 'sre', members: ['usr_2', 'usr_1'] }],
         StarredQuery: [{ id: 'sq_1', name: 'errors', kind: 'apl', who: 'usr_1', metadata: {}, query: { apl: 'x' } }],
@@ -160,7 +190,7 @@ describe('exportWorkspace: references', () => {
     expect((documentOf(result, 'Monitor', 'm').spec as JsonObject).notifiers).toEqual(['backup', 'oncall']);
     expect((documentOf(result, 'Role', 'sre').spec as JsonObject).members).toEqual(['ada@example.com', 'bob@example.com']);
     expect(documentOf(result, 'User', 'ada@example.com').spec).toEqual({ name: 'Ada', role: 'sre' });
-    expect(documentOf(result, 'User', 'bob@example.com').spec).toEqual({ name: 'Bob', role: 'member' });
+    expect(documentOf(result, 'User', 'bob@example.com').spec).toEqual({ name: 'Bob', role: 'user' });
     expect(documentOf(result, 'StarredQuery', 'errors').spec).toEqual({ owner: 'ada@example.com', query: { apl: 'x' } });
     // Sets are written sorted.
     const email = (documentOf(result, 'Notifier', 'backup').spec as JsonObject).properties as JsonObject;
@@ -321,8 +351,8 @@ describe('exportWorkspace: ambiguous keys', () => {
           { id: 'mon_2', name: 'm', type: 'MatchEvent', aplQuery: 'q2' },
         ],
         User: [
-          { id: 'usr_1', name: 'A', email: 'ada@example.com', role: 'member' },
-          { id: 'usr_2', name: 'A2', email: 'ADA@example.com', role: 'member' },
+          { id: 'usr_1', name: 'A', email: 'ada@example.com', role: 'user' },
+          { id: 'usr_2', name: 'A2', email: 'ADA@example.com', role: 'user' },
         ],
       }),
     );
@@ -334,7 +364,7 @@ describe('exportWorkspace: ambiguous keys', () => {
     expect((documentOf(result, 'Monitor', 'm (duplicate mon_2)').spec as JsonObject).aplQuery).toBe('q2');
     expect((documentOf(result, 'Monitor', 'm').spec as JsonObject).notifiers).toEqual(['oncall (duplicate notify_b)']);
     // A User's name must stay an email address.
-    expect(documentOf(result, 'User', 'ada+duplicate-usr_2@example.com').spec).toEqual({ name: 'A2', role: 'member' });
+    expect(documentOf(result, 'User', 'ada+duplicate-usr_2@example.com').spec).toEqual({ name: 'A2', role: 'user' });
     expect(result.warnings.filter((w) => w.includes('live objects share this key'))).toHaveLength(3);
     expect(result.objects.filter((o) => o.renamed).map((o) => o.id).sort()).toEqual(['mon_2', 'notify_b', 'usr_2']);
     const desired = desiredFromTexts(result.files.map((f) => ({ path: f.path, text: f.content })));

@@ -1,6 +1,7 @@
 // The hooks through which a kind module says what is special about its kind: the engine calls
 // them and never names a kind.
 import { describe, expect, it } from 'vitest';
+import type { JsonObject, JsonValue } from '../../src/core/types.js';
 import { KIND_NAMES, KINDS } from '../../src/kinds/index.js';
 
 describe('replace: how a kind that cannot change in place is replaced', () => {
@@ -88,9 +89,9 @@ describe('exportSpec: what a file says that fromWire alone does not settle', () 
   });
 
   it('names a user without a name by its email address, and says so', () => {
-    const decision = KINDS.User.exportSpec?.({ id: 'usr_1', name: 'ada@example.com', spec: { name: '', role: 'member' } });
+    const decision = KINDS.User.exportSpec?.({ id: 'usr_1', name: 'ada@example.com', spec: { name: '', role: 'user' } });
     expect(decision).toEqual({
-      spec: { name: 'ada@example.com', role: 'member' },
+      spec: { name: 'ada@example.com', role: 'user' },
       warning: 'User "ada@example.com": the workspace has no name for this user; the file uses the email address',
     });
     expect(KINDS.User.exportSpec?.({ id: 'usr_1', name: 'a@b.c', spec: { name: 'Ada', role: 'admin' } })).toEqual({
@@ -176,5 +177,84 @@ describe('documentFile, keyedArrays, outline, checkSpec: a dashboard document', 
       'error /dashboard/charts/1/id',
       'warning /dashboard/charts/2/id',
     ]);
+  });
+});
+
+describe('alignLive: a value the service answers in another form than written is no diff', () => {
+  it('takes a monitor written with mplQuery and read back with the text in aplQuery as the one written', () => {
+    const desired = { type: 'MatchEvent', mplQuery: 'metrics:cpu' };
+    const live = { type: 'MatchEvent', aplQuery: 'metrics:cpu' };
+    expect(KINDS.Monitor.alignLive?.(desired, live, {})).toEqual({ type: 'MatchEvent', mplQuery: 'metrics:cpu' });
+    // Read back as written, or as another query: left as it is (the diff shows what differs).
+    expect(KINDS.Monitor.alignLive?.(desired, { mplQuery: 'metrics:cpu' }, {})).toEqual({ mplQuery: 'metrics:cpu' });
+    expect(KINDS.Monitor.alignLive?.(desired, { aplQuery: 'other' }, {})).toEqual({ aplQuery: 'other' });
+    expect(KINDS.Monitor.alignLive?.({ aplQuery: 'q' }, { aplQuery: 'q' }, {})).toEqual({ aplQuery: 'q' });
+  });
+
+  it('takes a user role as written when the read role id or label says so, in any letter case', () => {
+    const align = (role: string, raw: JsonObject): JsonValue | undefined =>
+      KINDS.User.alignLive?.({ name: 'A', role }, { name: 'A', role: 'read back' }, raw).role;
+    expect(align('owner', { role: { id: 'owner', name: 'Owner' } })).toBe('owner');
+    expect(align('Owner', { role: { id: 'owner', name: 'Owner' } })).toBe('Owner');
+    expect(align('SRE team', { role: { id: 'role_1', name: 'sre team' } })).toBe('SRE team');
+    expect(align('none', { role: null })).toBe('none');
+    expect(align('admin', { role: { id: 'user', name: 'User' } })).toBe('read back');
+  });
+});
+
+describe('references: built-in values and values only the service knows', () => {
+  const [role] = KINDS.User.references;
+
+  it('knows the five base roles, in any letter case, and sends a role it cannot resolve as written', () => {
+    expect(role?.builtins).toEqual(['owner', 'admin', 'user', 'read-only', 'none']);
+    expect(role?.openValues).toBe(true);
+    expect(KINDS.User.normalize?.({ name: 'A', role: 'Read-Only' })).toEqual({ name: 'A', role: 'read-only' });
+    expect(KINDS.User.normalize?.({ name: 'A', role: 'SRE' })).toEqual({ name: 'A', role: 'SRE' });
+  });
+
+  it('reads a role as its built-in key, the Role it names, or its label; no role at all is none', () => {
+    const role = (raw: JsonValue, roles: Record<string, string> = {}): JsonValue | undefined =>
+      KINDS.User.fromWire({ id: 'u', email: 'a@b.c', name: 'A', role: raw }, (_kind, id) => roles[id]).spec.role;
+    expect(role({ id: 'owner', name: 'Owner' })).toBe('owner');
+    expect(role({ id: 'role_1', name: 'SRE' }, { role_1: 'sre' })).toBe('sre');
+    expect(role({ id: 'role_1', name: 'SRE' })).toBe('SRE');
+    expect(role(null)).toBe('none');
+    expect(role('admin')).toBe('admin');
+  });
+});
+
+describe('addOn, serviceMade and uncleared: what a workspace or its API cannot do', () => {
+  it('names RBAC as the add-on of roles and groups only', () => {
+    expect(KIND_NAMES.filter((kind) => KINDS[kind].addOn !== undefined)).toEqual(['Role', 'Group']);
+    expect(KINDS.Role.addOn).toBe('RBAC');
+  });
+
+  it('marks annotations as made by the service too, and their end time as something an update cannot clear', () => {
+    expect(KINDS.Annotation.serviceMade).toContain('a triggered monitor');
+    expect(KINDS.Annotation.uncleared).toEqual(['endTime']);
+  });
+
+  it('clears a removed annotation description or url with "" on update (PUT merges), not on create', () => {
+    const live = { kind: 'Annotation' as const, id: 'ann_1', raw: {} };
+    const spec = { type: 'deploy', datasets: ['d'] };
+    expect(KINDS.Annotation.toWire('Deploy', spec, () => undefined, live)).toEqual({ title: 'Deploy', ...spec, description: '', url: '' });
+    expect(KINDS.Annotation.toWire('Deploy', spec, () => undefined)).toEqual({ title: 'Deploy', ...spec });
+  });
+});
+
+describe('timestamps: "no time" as the service spells it', () => {
+  it('leaves null, "" and Go\'s zero time out of every kind\'s live spec', () => {
+    const absent = [null, '', '0001-01-01T00:00:00Z', '0001-01-01T00:00:00.000-05:00'];
+    for (const kind of KIND_NAMES) {
+      for (const path of KINDS[kind].timestamps) {
+        for (const value of absent) {
+          const raw: JsonObject = { id: 'x', name: 'n', title: 'n', email: 'a@b.c', properties: {}, [path]: value };
+          expect(KINDS[kind].fromWire(raw, () => undefined).spec, `${kind}.${path} = ${JSON.stringify(value)}`).not.toHaveProperty(path);
+        }
+      }
+    }
+    expect(KINDS.Monitor.fromWire({ name: 'm', disabledUntil: '2030-01-01T00:00:00Z' }, () => undefined).spec.disabledUntil).toBe(
+      '2030-01-01T00:00:00Z',
+    );
   });
 });

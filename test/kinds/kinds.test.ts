@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, KindName } from '../../src/core/types.js';
-import { UnresolvedReferenceError } from '../../src/kinds/common.js';
+import { dropEmptyObject } from '../../src/core/json.js';
+import { UnresolvedReferenceError, withDefaultsFilled } from '../../src/kinds/common.js';
 import { KIND_NAMES, KINDS, KINDS_IN_ORDER, parseKindName } from '../../src/kinds/index.js';
 import type { ResolveId, ResolveName } from '../../src/kinds/types.js';
 
@@ -47,7 +48,7 @@ const roundTrips: Record<KindName, RoundTrip[]> = {
   ],
   User: ['ada@example.com', 'grace@example.com'].map((name, i) => ({
     name,
-    spec: { name: i === 0 ? 'Ada' : 'Grace', role: i === 0 ? 'sre' : 'member' },
+    spec: { name: i === 0 ? 'Ada' : 'Grace', role: i === 0 ? 'sre' : 'user' },
     listed: (wire: JsonObject, spec: JsonObject) => ({ email: name, role: { id: String(wire.role), name: String(spec.role) } }),
   })),
   VirtualField: [{ name: 'v', spec: { dataset: 'checkout', expression: 'a + 1', description: 'x' } }],
@@ -81,12 +82,13 @@ const roundTrips: Record<KindName, RoundTrip[]> = {
 const roundTripRows = KIND_NAMES.flatMap((kind) => roundTrips[kind].map((trip) => [kind, trip.name, trip] as const));
 
 describe('kind modules', () => {
-  it.each(roundTripRows)('%s %s: toWire then fromWire gives the spec back', (kind, name, { spec, listed }) => {
+  it.each(roundTripRows)('%s %s: toWire then fromWire gives the spec back (with the defaults toWire sends)', (kind, name, { spec, listed }) => {
     const module = KINDS[kind];
     const wire = module.toWire(name, spec, resolve);
     const back = module.fromWire({ ...wire, id: 'x_1', ...(listed?.(wire, spec) ?? {}) }, resolveId);
     expect(back.name).toBe(name);
-    expect(back.spec).toEqual(spec);
+    const settled = (s: JsonObject): JsonObject => dropEmptyObject(withDefaultsFilled(s, module.defaults));
+    expect(settled(back.spec)).toEqual(settled(spec));
   });
 
   it('turns names into ids on the wire', () => {
@@ -101,7 +103,12 @@ describe('kind modules', () => {
     expect(() => KINDS.Monitor.toWire('m', { type: 'MatchEvent', aplQuery: 'q', notifiers: ['nope'] }, resolve)).toThrow(
       UnresolvedReferenceError,
     );
-    expect(() => KINDS.User.toWire('x@example.com', { name: 'X', role: 'ghost-role' }, resolve)).toThrow(/role: no Role named "ghost-role"/);
+  });
+
+  it('sends a user role it cannot resolve as written (the service may know it), and a built-in by its key', () => {
+    expect(KINDS.User.toWire('x@example.com', { name: 'X', role: 'ghost-role' }, resolve).role).toBe('ghost-role');
+    expect(KINDS.User.toWire('x@example.com', { name: 'X', role: 'Read-Only' }, resolve).role).toBe('read-only');
+    expect(KINDS.User.toWire('x@example.com', { name: 'X', role: 'sre' }, resolve).role).toBe('role_sre');
   });
 
   it('leaves out role members that do not exist yet (written again after the users)', () => {
@@ -133,6 +140,8 @@ describe('kind modules', () => {
     });
     expect(KINDS.DatasetField.toWire('duration_ms', { dataset: 'checkout', unit: 'ms' }, resolve, live)).toEqual({
       name: 'duration_ms',
+      description: '',
+      hidden: false,
       unit: 'ms',
       type: 'float',
     });

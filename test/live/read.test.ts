@@ -10,7 +10,7 @@ const QUERIES = 1203;
 /** A workspace with some of every kind: 3 datasets with fields, users, vfields, and `queries` starred queries. */
 function workspaceSeed(queries: number): Record<string, unknown> {
   const users = [
-    { id: 'usr_00000000000000a1', name: 'Ada', email: 'ada@example.com', role: 'member' },
+    { id: 'usr_00000000000000a1', name: 'Ada', email: 'ada@example.com', role: 'user' },
     { id: 'usr_00000000000000b2', name: 'Bob', email: 'bob@example.com', role: 'read-only' },
   ];
   return {

@@ -25,10 +25,18 @@ describe('liveScope', () => {
       'User',
       'StarredQuery',
     ]);
-    expect(liveScope(desired(resource('Role', 'r')), noInventory, DEFAULT_POLICY).kinds).toEqual(['Dataset', 'Role', 'User']);
-    expect(liveScope(desired(resource('User', 'a@x')), noInventory, DEFAULT_POLICY).kinds).toEqual(['Role', 'User']);
+    // No dataset named in its capabilities: datasets are not read for it.
+    expect(liveScope(desired(resource('Role', 'r')), noInventory, DEFAULT_POLICY).kinds).toEqual(['Role', 'User']);
+    expect(liveScope(desired(resource('User', 'a@x', { role: 'sre' })), noInventory, DEFAULT_POLICY).kinds).toEqual(['Role', 'User']);
     // Not transitive: a starred query's owner is resolved by email, the owner's role is not needed.
     expect(liveScope(desired(resource('StarredQuery', 'q')), noInventory, DEFAULT_POLICY).kinds).not.toContain('Role');
+  });
+
+  it('does not read roles for users whose roles are all built-in (RBAC is an add-on a workspace may lack)', () => {
+    const builtins = ['owner', 'Admin', 'user', 'read-only', 'NONE'].map((role, i) => resource('User', `u${i}@x`, { role }));
+    expect(liveScope(desired(...builtins), noInventory, DEFAULT_POLICY).kinds).toEqual(['User']);
+    const withCustom = [...builtins, resource('User', 'c@x', { role: 'auditors' })];
+    expect(liveScope(desired(...withCustom), noInventory, DEFAULT_POLICY).kinds).toEqual(['Role', 'User']);
   });
 
   it('adds kinds of the inventory and of pruneAll', () => {

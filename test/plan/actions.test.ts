@@ -117,7 +117,7 @@ describe('planChanges: special cases of actions', () => {
   it('User: a name change alone is reported as skipped; with a role change it is an update that says so', () => {
     const live = caseOf('User').live;
     const inv = inventoryOf([owns(live, 'ada@example.com')]);
-    const nameOnly = plan(desiredOf(resource('User', 'ada@example.com', { name: 'Ada L.', role: 'member' })), liveOf([live]), inv);
+    const nameOnly = plan(desiredOf(resource('User', 'ada@example.com', { name: 'Ada L.', role: 'user' })), liveOf([live]), inv);
     expect(changeOf(nameOnly, 'User', 'ada@example.com')).toMatchObject({
       action: 'skipped',
       reason: 'name changes are not applied through the API',
@@ -129,7 +129,7 @@ describe('planChanges: special cases of actions', () => {
       reason: 'name changes are not applied through the API',
       diffs: [
         { path: 'name', before: 'Ada', after: 'Ada L.' },
-        { path: 'role', before: 'member', after: 'admin' },
+        { path: 'role', before: 'user', after: 'admin' },
       ],
     });
   });
@@ -159,7 +159,7 @@ describe('planChanges: special cases of actions', () => {
 
   it('User: an unowned user whose only diff is the name is adopted, saying the name is not applied', () => {
     const live = caseOf('User').live;
-    const p = plan(desiredOf(resource('User', 'ada@example.com', { name: 'Ada L.', role: 'member' })), liveOf([live]));
+    const p = plan(desiredOf(resource('User', 'ada@example.com', { name: 'Ada L.', role: 'user' })), liveOf([live]));
     expect(changeOf(p, 'User', 'ada@example.com')).toMatchObject({ action: 'adopt', reason: 'name changes are not applied through the API' });
   });
 

@@ -132,7 +132,10 @@ export const wire = {
       resolvable: false,
       skipResolved: false,
       secondDelay: 0,
-      triggerAfterNPositiveResults: 1,
+      threshold: 0,
+      tolerance: 0,
+      compareDays: 0,
+      triggerAfterNPositiveResults: 0,
       triggerFromNRuns: 1,
       notifierIds: [],
       ...fields,
@@ -151,7 +154,7 @@ export const wire = {
   },
   role: (id: string, name: string, fields: JsonObject = {}): LiveObject =>
     obj('Role', { id, name, description: '', members: [], orgCapabilities: {}, datasetCapabilities: {}, viewCapabilities: {}, ...fields }),
-  user: (id: string, email: string, name: string, role: { id: string; name: string } = { id: 'member', name: 'member' }): LiveObject =>
+  user: (id: string, email: string, name: string, role: { id: string; name: string } = { id: 'user', name: 'User' }): LiveObject =>
     obj('User', { id, email, name, role }),
   vfield: (id: string, name: string, fields: JsonObject): LiveObject =>
     obj('VirtualField', { id, name, description: '', type: '', unit: '', ...fields, ...STAMPS }),

@@ -83,7 +83,7 @@ const workspace = fc
       roles: fc.tuple(...names.roles.map((n) => roleSpec(names.users).map((spec) => resource('Role', n, spec)))),
       users: fc.tuple(
         ...names.users.map((email) =>
-          fc.record({ name: text, role: fc.constantFrom('admin', 'member', 'read-only', ...names.roles) }).map((spec) => resource('User', email, spec)),
+          fc.record({ name: text, role: fc.constantFrom('owner', 'admin', 'user', 'Read-only', 'none', ...names.roles) }).map((spec) => resource('User', email, spec)),
         ),
       ),
       vfields: fc.tuple(...names.vfields.map((n) => vfieldSpec.map((spec) => resource('VirtualField', n, spec)))),

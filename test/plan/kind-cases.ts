@@ -119,7 +119,7 @@ const CASES: Record<KindName, KindCase> = {
     whenChanged: 'update',
     name: 'Ada@Example.com',
     key: 'ada@example.com',
-    spec: { name: 'Ada', role: 'member' },
+    spec: { name: 'Ada', role: 'user' },
     live: wire.user('usr_1', 'Ada@Example.com', 'Ada'),
     changed: { spec: { name: 'Ada', role: 'admin' }, path: 'role' },
     context: [],

@@ -25,7 +25,7 @@ export function mixedPlan(): Plan {
       resource('ApiToken', 'ci', { description: 'CI v2' }),
       resource('Role', 'sre', { description: 'Site reliability' }),
       resource('VirtualField', 'dur', { dataset: 'http', expression: 'd / 1000' }, { annotations: { 'wsync/mode': 'observe' } }),
-      resource('User', 'twin@example.com', { name: 'T', role: 'member' }),
+      resource('User', 'twin@example.com', { name: 'T', role: 'user' }),
     ),
     liveOf([updated, same, slack, token, old, adopted, observed, ...twins, ...fillers]),
     inventoryOf([owns(updated, 'm'), owns(same, 'same'), owns(slack, 'slack'), owns(token, 'ci'), owns(old, 'old')]),

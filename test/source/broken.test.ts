@@ -211,6 +211,14 @@ spec:
         line: 5,
         message: /^spec: missing required field "aplQuery" or "mplQuery"$/,
       },
+      {
+        what: 'both queries',
+        edits: [[`  aplQuery: "['checkout'] | count"\n`, `  aplQuery: "['checkout'] | count"\n  mplQuery: "checkout:requests | count"\n`]],
+        code: 'schema',
+        field: 'spec.mplQuery',
+        line: 8,
+        message: /^spec: give only one of "aplQuery" and "mplQuery", not both$/,
+      },
     ],
   },
   Notifier: {

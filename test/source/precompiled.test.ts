@@ -16,7 +16,7 @@ const samples: unknown[] = [
   { apiVersion: 'wsync/v1', kind: 'Role', metadata: { name: 'r' }, spec: { orgCapabilities: { monitors: ['fly'] }, members: ['not-an-email'] } },
   { apiVersion: 'wsync/v1', kind: 'Annotation', metadata: { name: 'a' }, spec: { type: 'Bad Type', datasets: [], time: 'yesterday' } },
   { apiVersion: 'wsync/v1', kind: 'StarredQuery', metadata: { name: 'q' }, spec: { owner: 'a@b.c', query: { apl: 'x', queryOptions: { priority: 'urgent' } } } },
-  { apiVersion: 'wsync/v1', kind: 'User', metadata: { name: 'not-an-email' }, spec: { name: 'x', role: 'member' } },
+  { apiVersion: 'wsync/v1', kind: 'User', metadata: { name: 'not-an-email' }, spec: { name: 'x', role: 'user' } },
   { apiVersion: 'wsync/v1', kind: 'ApiToken', metadata: { name: 't' }, spec: { datasetCapabilities: { '*': { query: ['write'] } } } },
 ];
 

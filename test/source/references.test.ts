@@ -50,14 +50,18 @@ describe('checkReferences', () => {
     ]);
   });
 
-  it('treats built-in user roles as no reference, and custom roles as one', () => {
-    const found = refs(user('a@example.com', 'member'), user('b@example.com', 'auditors'));
-    expect(found).toMatchObject([{ kind: 'User', name: 'b@example.com', field: 'spec.role', line: 15 }]);
-    expect(found[0]?.message).toContain('no Role named "auditors"');
+  it('treats built-in user roles (any letter case) as no reference, and custom roles as one: a warning, never an error', () => {
+    const builtins = ['owner', 'Admin', 'user', 'READ-ONLY', 'none'].map((role, i) => user(`u${i}@example.com`, role));
+    expect(refs(...builtins)).toEqual([]);
+    const found = refs(user('a@example.com', 'user'), user('b@example.com', 'auditors'));
+    expect(found).toMatchObject([{ severity: 'warning', kind: 'User', name: 'b@example.com', field: 'spec.role', line: 15 }]);
+    expect(found[0]?.message).toBe(
+      'spec.role: neither a built-in value (owner, admin, user, read-only, none) nor a Role named "auditors" declared in this directory; it must exist live or be known to the workspace',
+    );
   });
 
   it('compares emails without case for role members and query owners', () => {
-    expect(refs(user('ada@example.com', 'member'), role('r', '[ADA@example.com, bob@example.com]'), query('q', 'Ada@Example.com'))).toMatchObject([
+    expect(refs(user('ada@example.com', 'Owner'), role('r', '[ADA@example.com, bob@example.com]'), query('q', 'Ada@Example.com'))).toMatchObject([
       { kind: 'Role', field: 'spec.members[1]', message: expect.stringContaining('no User named "bob@example.com"') },
     ]);
     expect(refs(query('q', 'nobody@example.com'))).toMatchObject([{ kind: 'StarredQuery', field: 'spec.owner' }]);

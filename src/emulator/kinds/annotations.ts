@@ -1,8 +1,8 @@
 // Annotations: /v2/annotations. Create answers 201. PUT merges (every UpdatedAnnotation field is
 // optional). `time` defaults to the request time. The list filters by datasets (comma-separated or
 // repeated), start and end (an annotation shows when its [time, endTime] overlaps [start, end]).
-import { badRequest } from '../errors.js';
-import { stringArrayField, stringField, type JsonObject } from '../json.js';
+import { badRequest, notFound } from '../errors.js';
+import { isJsonObject, isZeroTime, stringArrayField, stringField, type JsonObject } from '../json.js';
 import { orgCap } from '../capabilities.js';
 import { json, type RequestContext } from '../routes.js';
 import type { Stored } from '../collection.js';
@@ -22,8 +22,27 @@ import {
 const LABEL = 'annotations';
 const collection = (workspace: Workspace) => workspace.annotations;
 
+/** Texts a body clears with `""` (answered absent, like a field never set). */
+const CLEARABLE = ['title', 'description', 'url'] as const;
+
+/**
+ * What the service takes beyond the document: `null` for "keep" (axiom-py sends every unset
+ * field of an update as null) and Go's zero time for "no time" (docs/wire-contract.md).
+ */
+function prepareBody(body: unknown): unknown {
+  if (!isJsonObject(body)) return body;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (value === null) continue;
+    if ((key === 'time' || key === 'endTime') && typeof value === 'string' && isZeroTime(value)) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
 const saveAnnotation: SaveFunction = (workspace, body, meta, label, existing) => {
   const merged: JsonObject = { ...(existing ?? {}), ...body };
+  for (const field of CLEARABLE) if (merged[field] === '') delete merged[field];
   const datasets = stringArrayField(merged, 'datasets');
   if (datasets.length === 0) throw badRequest(`${label}: field "datasets" must name at least one dataset`);
   datasets.forEach((dataset) => requireDataset(workspace, dataset, label));
@@ -43,14 +62,14 @@ const saveAnnotation: SaveFunction = (workspace, body, meta, label, existing) =>
 };
 
 const create = (context: RequestContext) => {
-  const body = validateBody('NewAnnotation', LABEL, context.body);
+  const body = validateBody('NewAnnotation', LABEL, prepareBody(context.body));
   const annotation = saveAnnotation(context.workspace, body, metaOf(context), LABEL);
   context.workspace.changed();
   return json(context.workspace.annotations.viewJson(annotation), 201);
 };
 
 const update = (context: RequestContext, existing: Stored) => {
-  const body = validateBody('UpdatedAnnotation', LABEL, context.body);
+  const body = validateBody('UpdatedAnnotation', LABEL, prepareBody(context.body));
   const annotation = saveAnnotation(context.workspace, body, metaOf(context), LABEL, existing);
   context.workspace.changed();
   return json(context.workspace.annotations.viewJson(annotation));
@@ -81,6 +100,25 @@ function list(context: RequestContext) {
     return (start === undefined || to >= start) && (end === undefined || from <= end);
   });
   return json(workspace.annotations.listJson(matching));
+}
+
+/**
+ * What a triggered monitor leaves behind (POST /_emulator/monitor-trigger): the service makes an
+ * annotation by itself. Its shape is a guess (docs/wire-contract.md): type `monitor`, the monitor's
+ * name as title, the datasets given or those its APL query names.
+ */
+export function annotateTriggeredMonitor(workspace: Workspace, monitorId: string, datasets: string[] | undefined, now: string): Stored {
+  const monitor = workspace.monitors.get(monitorId);
+  if (!monitor) throw notFound(`monitor-trigger: monitor "${monitorId}" not found`);
+  const query = stringField(monitor, 'aplQuery') ?? '';
+  const named = [...query.matchAll(/\['([^'\]]+)'\]/g)].map((m) => m[1] ?? '').filter((name) => workspace.datasets.has(name));
+  const chosen = datasets ?? [...new Set(named)];
+  if (chosen.length === 0) throw badRequest('monitor-trigger: name "datasets": the monitor\'s query names no known dataset');
+  const name = stringField(monitor, 'name') ?? monitorId;
+  const body: JsonObject = { type: 'monitor', title: name, description: `Monitor "${name}" triggered`, datasets: chosen, time: now };
+  const annotation = saveAnnotation(workspace, body, { userId: '', email: '', name: '', now }, LABEL);
+  workspace.changed();
+  return annotation;
 }
 
 export const annotations: KindModule = {

@@ -205,16 +205,20 @@ export type SaveFunction = (
   existing?: Stored,
 ) => Stored;
 
-/** A POST (no `existing`) or PUT handler: validate, save, answer the saved object's view. */
+/**
+ * A POST (no `existing`) or PUT handler: validate, save, answer the saved object's view. `prepare`
+ * turns what the service accepts beyond the OpenAPI document into the document's form first.
+ */
 export function writer(
   schema: WireSchemaName,
   label: string,
   collection: (workspace: Workspace) => Collection,
   save: SaveFunction,
   createStatus = 200,
+  prepare: (body: unknown) => unknown = (body) => body,
 ): (context: RequestContext, existing?: Stored) => Reply {
   return (context, existing) => {
-    const body = validateBody(schema, label, context.body);
+    const body = validateBody(schema, label, prepare(context.body));
     const item = save(context.workspace, body, metaOf(context), label, existing);
     context.workspace.changed();
     return json(collection(context.workspace).viewJson(item), existing ? 200 : createStatus);
@@ -227,12 +231,13 @@ export function seedWith(
   schema: WireSchemaName,
   collection: (workspace: Workspace) => Collection,
   save: SaveFunction,
+  prepare: (body: unknown) => unknown = (body) => body,
 ): NonNullable<KindModule['seed']> {
   return {
     key,
     importItem(workspace, raw, label, now) {
       const meta = seedMeta(now, { ...raw });
-      const body = validateBody(schema, label, raw);
+      const body = validateBody(schema, label, prepare(raw));
       save(workspace, body, meta, label, collection(workspace).get(stringField(meta.seeded ?? {}, 'id') ?? ''));
     },
     dump: (workspace) => [...collection(workspace).values()],

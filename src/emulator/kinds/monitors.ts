@@ -1,7 +1,7 @@
 // Monitors: /v2/monitors. Server-filled defaults per docs/wire-contract.md; createdBy is the
 // caller's user id; notifierIds must name existing notifiers.
 import { badRequest } from '../errors.js';
-import { stringArrayField, stringField, type JsonObject } from '../json.js';
+import { isJsonObject, isZeroTime, stringArrayField, stringField, type JsonObject } from '../json.js';
 import { orgCap } from '../capabilities.js';
 import type { Workspace } from '../store.js';
 import {
@@ -21,19 +21,47 @@ const LABEL = 'monitors';
 const SERVER_FIELDS = ['createdAt', 'createdBy', 'updatedAt'] as const;
 const collection = (workspace: Workspace) => workspace.monitors;
 
+/**
+ * What the service answers for a field nobody set (docs/wire-contract.md "Monitor defaults"):
+ * `threshold` always (the document's only `x-omitempty: false`), numbers 0, booleans false,
+ * `triggerFromNRuns` 1. `operator` and `columnName` are answered absent when empty.
+ */
 const MONITOR_DEFAULTS: JsonObject = {
+  // In the OpenAPI document's order of Monitor properties.
+  alertOnNoData: false,
+  compareDays: 0,
   description: '',
   disabled: false,
-  alertOnNoData: false,
+  notifierIds: [],
   notifyByGroup: false,
   notifyEveryRun: false,
   resolvable: false,
-  skipResolved: false,
   secondDelay: 0,
-  triggerAfterNPositiveResults: 1,
+  skipResolved: false,
+  threshold: 0,
+  tolerance: 0,
+  triggerAfterNPositiveResults: 0,
   triggerFromNRuns: 1,
-  notifierIds: [],
 };
+
+/**
+ * What the service takes beyond the document, before the document's checks: the older spelling
+ * `notifierIDs`, `null` for no notifiers, `operator: ""` (MatchEvent monitors), an empty query
+ * beside the other one, and Go's zero time for "not disabled".
+ */
+function prepareBody(body: unknown): unknown {
+  if (!isJsonObject(body)) return body;
+  const out: JsonObject = { ...body };
+  if ('notifierIDs' in out) {
+    out.notifierIds ??= out.notifierIDs ?? null;
+    delete out.notifierIDs;
+  }
+  if (out.notifierIds === null) out.notifierIds = [];
+  for (const field of ['operator', 'columnName', 'aplQuery', 'mplQuery']) if (out[field] === '') delete out[field];
+  const until = out.disabledUntil;
+  if (until === null || (typeof until === 'string' && (until === '' || isZeroTime(until)))) delete out.disabledUntil;
+  return out;
+}
 
 function checkMonitor(workspace: Workspace, body: JsonObject, label: string): void {
   if (stringField(body, 'aplQuery') === undefined && stringField(body, 'mplQuery') === undefined) {
@@ -50,8 +78,12 @@ const saveMonitor: SaveFunction = (workspace, body, meta, label, existing) => {
   checkMonitor(workspace, body, label);
   const fields = withoutFields(body, SERVER_FIELDS);
   const disabledUntil = fields.disabledUntil;
-  if (disabledUntil === null) delete fields.disabledUntil;
-  else if (typeof disabledUntil === 'string') fields.disabledUntil = normalizeTimestamp(disabledUntil);
+  if (typeof disabledUntil === 'string') fields.disabledUntil = normalizeTimestamp(disabledUntil);
+  // An MPL monitor is answered with its query in aplQuery and no mplQuery (axiom-go's live test).
+  if (fields.aplQuery === undefined && typeof fields.mplQuery === 'string') {
+    fields.aplQuery = fields.mplQuery;
+    delete fields.mplQuery;
+  }
   const monitor = withDefaults(
     {
       id: existing?.id ?? assignId(meta, workspace.monitors, 'mon', workspace),
@@ -64,7 +96,7 @@ const saveMonitor: SaveFunction = (workspace, body, meta, label, existing) => {
   return monitor;
 };
 
-const write = writer('Monitor', LABEL, collection, saveMonitor);
+const write = writer('Monitor', LABEL, collection, saveMonitor, 200, prepareBody);
 
 export const monitors: KindModule = {
   routes: crudRoutes({
@@ -75,5 +107,5 @@ export const monitors: KindModule = {
     create: (context) => write(context),
     update: write,
   }),
-  seed: seedWith('monitors', 'Monitor', collection, saveMonitor),
+  seed: seedWith('monitors', 'Monitor', collection, saveMonitor, prepareBody),
 };

@@ -1,6 +1,7 @@
 // Notifiers: /v2/notifiers. createdBy is the caller's email; PagerDuty secrets are blanked on read
 // by the collection's view (views.ts), never in what is stored.
 import { orgCap } from '../capabilities.js';
+import { isJsonObject, isZeroTime } from '../json.js';
 import type { Stored } from '../collection.js';
 import type { Workspace } from '../store.js';
 import { assignId, crudRoutes, seedWith, serverStamps, withoutFields, writer, type KindModule, type SaveFunction } from './common.js';
@@ -19,7 +20,16 @@ const saveNotifier: SaveFunction = (workspace, body, meta, _label, existing) => 
   return notifier;
 };
 
-const write = writer('Notifier', LABEL, collection, saveNotifier);
+/** `disabledUntil` as Go's zero time, `""` or null means "not disabled" (docs/wire-contract.md). */
+function prepareBody(body: unknown): unknown {
+  if (!isJsonObject(body)) return body;
+  const until = body.disabledUntil;
+  if (until !== null && (typeof until !== 'string' || (until !== '' && !isZeroTime(until)))) return body;
+  const { disabledUntil: _none, ...rest } = body;
+  return rest;
+}
+
+const write = writer('Notifier', LABEL, collection, saveNotifier, 200, prepareBody);
 
 export const notifiers: KindModule = {
   routes: crudRoutes({
@@ -39,5 +49,5 @@ export const notifiers: KindModule = {
       }
     },
   }),
-  seed: seedWith('notifiers', 'Notifier', collection, saveNotifier),
+  seed: seedWith('notifiers', 'Notifier', collection, saveNotifier, prepareBody),
 };

@@ -3,7 +3,7 @@
 import { isTokenExpired } from '../auth.js';
 import { badRequest, notFound } from '../errors.js';
 import { newTokenSecret } from '../ids.js';
-import { objectField, stringField, type JsonObject } from '../json.js';
+import { isZeroTime, objectField, stringField, type JsonObject } from '../json.js';
 import { orgCap } from '../capabilities.js';
 import { jsonOf, type RequestContext, type Route } from '../routes.js';
 import type { Stored } from '../collection.js';
@@ -15,7 +15,8 @@ const LABEL = 'tokens';
 const TOKEN_FIELDS = ['name', 'description', 'expiresAt', 'orgCapabilities', 'datasetCapabilities', 'viewCapabilities'];
 
 function expiryOf(value: unknown, field: string, label: string, nowMs: number, allowPast: boolean): string | undefined {
-  if (typeof value !== 'string') return undefined;
+  // Go's zero time is how axiom-go and Terraform say "no expiry".
+  if (typeof value !== 'string' || isZeroTime(value)) return undefined;
   const expiresAt = new Date(value);
   if (!allowPast && expiresAt.getTime() <= nowMs) {
     throw badRequest(`${label}: field "${field}" must be in the future, got "${value}"`);

@@ -1,6 +1,6 @@
 // Users: /v2/users, /v2/users/{id}/role and /v2/user (the caller). `role` is a built-in role name
 // or a custom Role id; GET answers it as {id, name}. Emails are unique (409).
-import { BUILT_IN_ROLES } from '../constants.js';
+import { BUILT_IN_ROLES, builtInRole } from '../constants.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { isJsonObject, stringField, type JsonObject } from '../json.js';
 import { orgCap } from '../capabilities.js';
@@ -12,19 +12,24 @@ import { assignId, crudRoutes, dropFromLists, metaOf, seedMeta, type CreateMeta,
 
 const LABEL = 'users';
 
-function checkRole(workspace: Workspace, role: string, label: string): void {
-  if ((BUILT_IN_ROLES as readonly string[]).includes(role) || workspace.roles.has(role)) return;
+/** The role to store: a built-in role's key (any letter case is accepted) or a custom Role's id. */
+function checkRole(workspace: Workspace, role: string, label: string): string {
+  const builtIn = builtInRole(role);
+  if (builtIn !== undefined) return builtIn;
+  if (workspace.roles.has(role)) {
+    if (!workspace.addOns.rbac) throw badRequest(`${label}: custom roles need RBAC, which this workspace does not have`);
+    return role;
+  }
   throw badRequest(
-    `${label}: field "role" must be a built-in role (${BUILT_IN_ROLES.join(', ')}) or a role id from ` +
+    `${label}: field "role" must be a built-in role (${Object.keys(BUILT_IN_ROLES).join(', ')}) or a role id from ` +
       `GET /v2/rbac/roles, got "${role}"`,
   );
 }
 
 function saveUser(workspace: Workspace, body: JsonObject, meta: CreateMeta, label: string): Stored {
   const email = stringField(body, 'email') ?? '';
-  const role = stringField(body, 'role') ?? '';
   if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw badRequest(`${label}: field "email" must be an e-mail address`);
-  checkRole(workspace, role, label);
+  const role = checkRole(workspace, stringField(body, 'role') ?? '', label);
   const id = assignId(meta, workspace.users, 'usr', workspace);
   const lower = email.toLowerCase();
   for (const user of workspace.users.values()) {
@@ -46,8 +51,7 @@ const roleRoute: Route = {
     const user = workspace.users.get(context.params.id ?? '');
     if (!user) throw notFound(`user "${context.params.id ?? ''}" not found`);
     const body = validateBody('UpdateUserRoleRequest', LABEL, context.body);
-    const role = stringField(body, 'role') ?? '';
-    checkRole(workspace, role, LABEL);
+    const role = checkRole(workspace, stringField(body, 'role') ?? '', LABEL);
     const updated: Stored = { ...user, role };
     workspace.users.put(updated);
     workspace.changed();
@@ -62,7 +66,7 @@ const currentUserRoute: Route = {
     const { workspace, caller } = context;
     const seeded = workspace.users.get(caller.userId);
     if (seeded) return json(workspace.users.viewJson(seeded));
-    return jsonOf({ id: caller.userId, name: caller.name, email: caller.email, role: { id: 'admin', name: 'admin' } });
+    return jsonOf({ id: caller.userId, name: caller.name, email: caller.email, role: { id: 'owner', name: 'Owner' } });
   },
 };
 

@@ -18,6 +18,7 @@ export async function runEmulator(flags: EmulatorFlags): Promise<void> {
     stateFile: flags.state,
     seedFile: flags.seedFile,
     logRequests: flags.logRequests,
+    rbac: flags.rbac,
   });
   process.stdout.write(`listening on ${emulator.url}\n`);
   await new Promise<void>((resolve) => {

@@ -13,6 +13,7 @@ export interface EmulatorFlags {
   state?: string;
   seedFile?: string;
   logRequests?: boolean;
+  rbac: boolean;
 }
 
 function integerIn(min: number, max: number): (value: string) => number {
@@ -70,6 +71,7 @@ export function register(program: Command): void {
     .option('--state <file>', 'persist the workspace to FILE (JSON) and reload it at start')
     .option('--seed-file <file>', 'preload objects from FILE (the seed-file format); ignored when --state reloads')
     .option('--log-requests', 'print one line per request to stderr', false)
+    .option('--no-rbac', 'a workspace without the RBAC add-on: /v2/rbac/* answers 403')
     .action(async (flags: EmulatorFlags) => {
       // Loaded when run: start-up of the other commands never pays for the emulator.
       const { runEmulator } = await import('./action.js');

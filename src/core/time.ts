@@ -1,0 +1,24 @@
+// "No time" as the service's clients spell it: Go sends and answers its zero time
+// (`0001-01-01T00:00:00Z`) for an unset timestamp, others send `null` or `""`.
+import { findPaths, withoutValueAt } from './json-paths.js';
+import type { JsonObject, JsonValue } from './types.js';
+
+/** The first instant after Go's zero time day; anything before it is "no time". */
+const FIRST_REAL_INSTANT = Date.parse('0002-01-01T00:00:00Z');
+
+/** True for `null`, `""`, and any timestamp before the year 2 (Go's zero time, in any offset). */
+export function isAbsentTime(value: JsonValue | undefined): boolean {
+  if (value === undefined || value === null || value === '') return true;
+  if (typeof value !== 'string') return false;
+  const instant = Date.parse(value);
+  return !Number.isNaN(instant) && instant < FIRST_REAL_INSTANT;
+}
+
+/** A copy of `spec` without the timestamps (dotted patterns) that mean "no time". */
+export function withoutAbsentTimes(spec: JsonObject, patterns: readonly string[]): JsonObject {
+  let out = spec;
+  for (const found of findPaths(spec, patterns)) {
+    if (isAbsentTime(found.value)) out = withoutValueAt(out, found.segments);
+  }
+  return out;
+}
