@@ -103,9 +103,10 @@ export class ChangeActions {
   private async replace(change: Change, module: KindModule, resource: DesiredResource, oldId: string): Promise<Done> {
     if (!module.replace) throw new Error(`${change.kind} objects cannot be replaced through the API`);
     const { channel } = this;
-    const { endpoint, body } = module.replace.request(oldId, channel.wireBody(module, resource, undefined), new Date());
+    const validUntil = module.replace.oldValidUntil?.(new Date(), change.grace?.ms ?? 0, channel.listed(change.kind, oldId)?.raw) ?? new Date();
+    const { endpoint, body } = module.replace.request(oldId, channel.wireBody(module, resource, undefined), validUntil);
     const post = () => channel.send(endpoint, body);
-    if (module.issuedSecret) return this.secrets.write(change, module, resource, post, oldId);
+    if (module.issuedSecret) return this.secrets.write(change, module, resource, post, { id: oldId, validUntil });
     const { raw } = await channel.postWithRecovery(change.kind, change.key, resource, post);
     const id = channel.idOf(raw, change);
     channel.index.set(change.kind, change.key, id, oldId);

@@ -1,9 +1,9 @@
-import { join } from 'node:path';
 import { formatDiagnostic } from '../core/diagnostics.js';
+import { tokenOutputDirOf } from '../state/index.js';
 import { ApplyRun } from './run.js';
 import { ApplyRefusedError, type ApplyInput, type ApplyResult } from './types.js';
 
-export { ApplyRefusedError, type ApplyEvent, type ApplyInput, type ApplyOutcome, type ApplyResult } from './types.js';
+export { ApplyRefusedError, ISSUE_STEPS, type ApplyEvent, type ApplyInput, type ApplyOutcome, type ApplyResult, type IssueStep } from './types.js';
 export { formatApplyEvent, formatApplySummary } from './format.js';
 
 /** Why a plan must not be applied at all (errors, whole-plan refusals, refused changes); empty when it may. */
@@ -27,6 +27,6 @@ function refusalReasons(plan: ApplyInput['plan']): string[] {
 export async function applyPlan(input: ApplyInput): Promise<ApplyResult> {
   const reasons = refusalReasons(input.plan);
   if (reasons.length > 0) throw new ApplyRefusedError(reasons);
-  const run = new ApplyRun({ ...input, tokenOutputDir: input.tokenOutputDir ?? join(input.state.dir, 'tokens') });
+  const run = new ApplyRun({ ...input, tokenOutputDir: tokenOutputDirOf(input.state.dir, input.tokenOutputDir) });
   return run.execute();
 }

@@ -40,6 +40,22 @@ export class InventoryRecords {
     return this.state.record(entry);
   }
 
+  /** The inventory entry of an object, if wsync owns it. */
+  entry(kind: KindName, id: string): InventoryEntry | undefined {
+    return this.state.inventory.entries.find((e) => e.kind === kind && e.id === id);
+  }
+
+  /** Puts an entry back as it was (a replace the server refused). */
+  restore(entry: InventoryEntry): Promise<void> {
+    return this.state.record(entry);
+  }
+
+  /** Keeps an object replaced by a newer one of its key as owned, but retired: it works until `until`. */
+  retire(kind: KindName, key: string, id: string, until: Date): Promise<void> {
+    this.markTouched(kind, id);
+    return this.state.record({ kind, key, id, retiredUntil: until.toISOString() });
+  }
+
   forget(kind: KindName, id: string): Promise<void> {
     return this.state.forget(kind, id);
   }

@@ -26,7 +26,7 @@ export class ApplyRun {
     this.channel = new WriteChannel(input.client, new ApplyIndex(input.desired, input.live), input.live, input.state.inventory.hashKey);
     this.records = new InventoryRecords(input.state, (kind, key) => declared.get(changeRef(kind, key)));
     this.deferred = new DeferredReferences(this.channel);
-    const secrets = new IssuedSecrets(this.channel, this.records, this.report, input.tokenOutputDir);
+    const secrets = new IssuedSecrets(this.channel, this.records, this.report, input.tokenOutputDir, input.onIssueStep);
     this.actions = new ChangeActions(this.channel, this.records, this.deferred, secrets, (change) =>
       declared.get(changeRef(change.kind, change.key)),
     );

@@ -19,7 +19,17 @@ export interface ApplyInput {
   onChange?: (event: ApplyEvent) => void;
   /** Aborted: writes in flight finish, no new ones start, the inventory is flushed. */
   signal?: AbortSignal;
+  /** Called at each step of saving an issued secret (the crash points the tests stop the process at). */
+  onIssueStep?: (step: IssueStep) => void;
 }
+
+/**
+ * The steps of a write whose answer carries a secret, in order: the answer arrived; the secret
+ * is written to a temporary file; it is fsynced and in place (file and directory); the inventory
+ * records the object.
+ */
+export const ISSUE_STEPS = ['answered', 'secret-written', 'secret-synced', 'recorded'] as const;
+export type IssueStep = (typeof ISSUE_STEPS)[number];
 
 export type ApplyOutcome = 'done' | 'failed' | 'skipped';
 

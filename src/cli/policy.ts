@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { DEFAULT_POLICY, type KindName, type Policy } from '../core/types.js';
+import { formatDuration, parseDuration } from '../core/duration.js';
+import { DEFAULT_POLICY, DEFAULT_ROTATION_GRACE_MS, type KindName, type Policy } from '../core/types.js';
 import { KIND_NAMES, KINDS, parseKindName } from '../kinds/index.js';
 
 export interface PolicyFlags {
@@ -12,6 +13,7 @@ export interface PolicyFlags {
   allowEmpty?: boolean;
   adopt?: boolean;
   mode?: string;
+  tokenRotationGrace?: string;
 }
 
 function collect(value: string, previous: unknown): string[] {
@@ -40,7 +42,12 @@ export function addPolicyOptions(cmd: Command): Command {
       'let prune delete objects of KIND, a kind whose deletion destroys more than the object (Dataset: all of its data); repeatable',
       collect,
     )
-    .option('--no-adopt', 'refuse instead of adopting unowned live objects that match a declared key');
+    .option('--no-adopt', 'refuse instead of adopting unowned live objects that match a declared key')
+    .option(
+      '--token-rotation-grace <duration>',
+      'how long the old API token keeps working after a regenerate, e.g. 48h, 90m, 0s (annotation wsync/rotation-grace overrides it)',
+      formatDuration(DEFAULT_ROTATION_GRACE_MS),
+    );
 }
 
 export class PolicyFlagError extends Error {}
@@ -96,6 +103,13 @@ function parseNumber(text: string | undefined, flag: string, fallback: number, m
   return n;
 }
 
+function parseGrace(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_ROTATION_GRACE_MS;
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new PolicyFlagError(`--token-rotation-grace: "${text}" is not a duration such as 24h, 90m or 0s`);
+  return ms;
+}
+
 export function policyFromFlags(flags: PolicyFlags, mode: Policy['mode'] = 'enforce'): Policy {
   const pruneAll = [...new Set(parseKinds(flags.pruneAll ?? []))];
   return {
@@ -109,5 +123,6 @@ export function policyFromFlags(flags: PolicyFlags, mode: Policy['mode'] = 'enfo
     adopt: flags.adopt !== false,
     mode,
     allowDeletion: parseDeletionOptIns(flags.allowDelete ?? []),
+    rotationGraceMs: parseGrace(flags.tokenRotationGrace),
   };
 }

@@ -86,6 +86,11 @@ export interface InventoryEntry {
   secretHashes?: Record<string, string>;
   /** The object carried `wsync/prune: disabled` when last applied: never prune it. */
   pruneDisabled?: boolean;
+  /**
+   * Replaced by a newer object of the same key that keeps working until this time (an API token
+   * regenerated with a grace period). Still owned, never matched to the file's resource.
+   */
+  retiredUntil?: string;
 }
 
 export interface Inventory {
@@ -112,7 +117,12 @@ export interface Policy {
   mode: 'enforce' | 'observe';
   /** Kinds whose deletion needs an opt-in (KindModule.deletionOptIn) that was given. */
   allowDeletion?: KindName[];
+  /** How long a replaced object keeps working (a regenerated API token); `wsync/rotation-grace` overrides it per object. */
+  rotationGraceMs?: number;
 }
+
+/** A day: the old token keeps working that long after a regenerate unless told otherwise. */
+export const DEFAULT_ROTATION_GRACE_MS = 24 * 3_600_000;
 
 export const DEFAULT_POLICY: Policy = {
   prune: false,
@@ -183,6 +193,11 @@ export interface Change {
   level: number;
   /** True when the inventory lists the object as owned by wsync. */
   owned: boolean;
+  /**
+   * A replace whose old object keeps working for a while (KindModule.replace.graceful): for how
+   * long, and until when if the plan knew the time it was made.
+   */
+  grace?: { ms: number; oldValidUntil?: string };
 }
 
 export interface PlanFingerprint {

@@ -6,6 +6,7 @@ import type { JsonObject, JsonValue, KindName, LiveObject, LiveState } from '../
 import { KIND_NAMES, kindModule } from '../kinds/index.js';
 import { isBuiltinName, referenceNames } from '../kinds/reference-names.js';
 import type { KindModule, ResolveId } from '../kinds/types.js';
+import { HELD_ELSEWHERE } from '../plan/annotations.js';
 import { fileBaseNames } from './naming.js';
 import {
   childSchema,
@@ -242,7 +243,9 @@ function schemaRef(base: string, file: string): string {
 }
 
 function render(module: KindModule, name: string, spec: JsonObject, options: ExportOptions): string {
-  const document: JsonObject = { apiVersion: API_VERSION, kind: module.kind, metadata: { name: escapeInterpolation(name) } };
+  // A token's secret was issued to whoever made it: the file says wsync does not hold it.
+  const metadata: JsonObject = module.issuedSecret ? { name: escapeInterpolation(name), annotations: { ...HELD_ELSEWHERE } } : { name: escapeInterpolation(name) };
+  const document: JsonObject = { apiVersion: API_VERSION, kind: module.kind, metadata };
   const specRequired = requiredKeys(documentSchema(options.schemas, module.schemaFile)).has('spec');
   if (Object.keys(spec).length > 0 || specRequired) document.spec = spec;
   const ordered = orderBySchema(options.schemas, documentSchema(options.schemas, module.schemaFile), document);

@@ -1,4 +1,5 @@
 import { asJsonObject } from '../core/json.js';
+import { isAbsentTime } from '../core/time.js';
 import type { JsonObject } from '../core/types.js';
 import { asString, DATASET_CAPABILITIES_REFERENCE, encodeSegment } from './common.js';
 import type { KindModule } from './types.js';
@@ -12,12 +13,20 @@ export const apiToken: KindModule = {
   keyOf: (name) => name,
   list: { style: 'plain', path: '/v2/tokens' },
   create: { method: 'POST', path: '/v2/tokens' },
-  // Tokens are immutable: a changed spec regenerates the token with the new spec; the old one expires now.
+  // Tokens are immutable: a changed spec regenerates the token with the new spec. The old one stays
+  // valid for a grace period, so the clients using it keep working until they have the new one
+  // (docs/wire-contract.md "Token rotation").
   replace: {
     reason: 'API tokens are immutable: regenerate with the new spec',
-    request: (id, body, now) => ({
+    graceful: true,
+    oldValidUntil(now, graceMs, live) {
+      const until = new Date(now.getTime() + graceMs);
+      const expiresAt = live && !isAbsentTime(live.expiresAt) ? Date.parse(asString(live.expiresAt) ?? '') : Number.NaN;
+      return Number.isNaN(expiresAt) || expiresAt > until.getTime() ? until : new Date(expiresAt);
+    },
+    request: (id, body, oldValidUntil) => ({
       endpoint: { method: 'POST', path: `/v2/tokens/${encodeSegment(id)}/regenerate` },
-      body: { existingTokenExpiresAt: now.toISOString(), newToken: body },
+      body: { existingTokenExpiresAt: oldValidUntil.toISOString(), newToken: body },
     }),
   },
   remove: (id) => ({ method: 'DELETE', path: `/v2/tokens/${encodeSegment(id)}` }),

@@ -59,10 +59,21 @@ export interface Replacement {
   /** Why the plan replaces instead of updating; the change's reason. */
   reason: string;
   /**
-   * The request that replaces object `id`: `body` is toWire's body for the new spec (no live
-   * object), `now` the time of the write. Its answer is the new object, with a new id.
+   * The old object keeps working for a grace period after the replace (an API token stays valid
+   * so the clients using it can move to the new one): the plan says until when.
    */
-  request(id: string, body: JsonObject, now: Date): { endpoint: HttpEndpoint; body: JsonObject };
+  graceful?: boolean;
+  /**
+   * When the old object stops working if it is replaced now with `graceMs` of grace: never later
+   * than it would have stopped anyway (`live` is its wire object).
+   */
+  oldValidUntil?(now: Date, graceMs: number, live: JsonObject | undefined): Date;
+  /**
+   * The request that replaces object `id`: `body` is toWire's body for the new spec (no live
+   * object), `oldValidUntil` when the old object stops working. Its answer is the new object,
+   * whose id may be new or the old one.
+   */
+  request(id: string, body: JsonObject, oldValidUntil: Date): { endpoint: HttpEndpoint; body: JsonObject };
 }
 
 /** A request apply sends after the main write of an object (a dataset's map fields). */

@@ -1,7 +1,10 @@
 // The per-object policies a resource carries in metadata.annotations.
-import type { DesiredResource, Policy } from '../core/types.js';
+import { parseDuration } from '../core/duration.js';
+import { DEFAULT_ROTATION_GRACE_MS, type DesiredResource, type Policy } from '../core/types.js';
 
 const ANNOTATION_PRUNE = 'wsync/prune';
+const ANNOTATION_ROTATION_GRACE = 'wsync/rotation-grace';
+const ANNOTATION_ISSUED_SECRET = 'wsync/issued-secret';
 export const ANNOTATION_MODE = 'wsync/mode';
 const ANNOTATION_IGNORE_FIELDS = 'wsync/ignore-fields';
 
@@ -23,3 +26,22 @@ export function isObserved(resource: DesiredResource | undefined, policy: Policy
 export function isPruneDisabled(resource: DesiredResource): boolean {
   return resource.annotations[ANNOTATION_PRUNE] === 'disabled';
 }
+
+/** How long the object this resource replaces keeps working: `wsync/rotation-grace`, else the policy's. */
+export function rotationGraceMs(resource: DesiredResource | undefined, policy: Pick<Policy, 'rotationGraceMs'>): number {
+  const text = resource?.annotations[ANNOTATION_ROTATION_GRACE];
+  const fromAnnotation = text === undefined ? undefined : parseDuration(text);
+  return fromAnnotation ?? policy.rotationGraceMs ?? DEFAULT_ROTATION_GRACE_MS;
+}
+
+/**
+ * `wsync/issued-secret: held-elsewhere`: someone other than wsync holds the secret the API issued
+ * for this object (an API token made by hand), so it may be adopted without its secret file, and
+ * a missing file is no reason to regenerate it.
+ */
+export function isIssuedSecretHeldElsewhere(resource: DesiredResource): boolean {
+  return resource.annotations[ANNOTATION_ISSUED_SECRET] === HELD_ELSEWHERE[ANNOTATION_ISSUED_SECRET];
+}
+
+/** The annotations of an object whose issued secret wsync does not hold (what `export` writes on a token). */
+export const HELD_ELSEWHERE: Readonly<Record<string, string>> = { [ANNOTATION_ISSUED_SECRET]: 'held-elsewhere' };

@@ -1,5 +1,6 @@
 // planChanges: desired state + live state + inventory + policy -> Plan. Pure: no I/O, no clock.
 import { sortDiagnostics } from '../core/diagnostics.js';
+import { formatDuration } from '../core/duration.js';
 import { matchesPattern, pointerSegments } from '../core/json-paths.js';
 import {
   ACTIONS,
@@ -11,14 +12,16 @@ import {
   type Diagnostic,
   type FieldDiff,
   type Inventory,
+  type JsonObject,
   type KindName,
+  type LiveObject,
   type LiveState,
   type Plan,
   type Policy,
 } from '../core/types.js';
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import type { KindModule } from '../kinds/types.js';
-import { ignoredFields, isObserved } from './annotations.js';
+import { ignoredFields, isIssuedSecretHeldElsewhere, isObserved, rotationGraceMs } from './annotations.js';
 import { compareSpecs } from './compare.js';
 import { fingerprintInputs, specPointer } from './fingerprint.js';
 import { indexLive, liveWithKey, type LiveEntry, type LiveIndex } from './live-index.js';
@@ -29,7 +32,23 @@ import { checkReferences, nameIndexFrom } from './references.js';
 export const OBSERVE_REASON = 'observe mode: drift reported, not applied';
 const SECRET_UNKNOWN_REASON = 'sensitive value not known; will be written';
 
-interface Context {
+/** What the planner is told besides the three states and the policy (all optional: plain values). */
+export interface PlanContext {
+  /** When the plan is made: a replace with a grace period says until when the old object works. */
+  now?: Date;
+  /**
+   * The issued secrets (API token secrets) wsync holds on disk, as `Kind/key`. When given, an
+   * owned object whose secret is not held is regenerated, and one not owned is not adopted.
+   */
+  heldSecrets?: ReadonlySet<string>;
+  /**
+   * `Kind/key` of issued secrets whose request a run sent but never saw through (it died): the
+   * unowned object of that key is that run's, and is regenerated rather than refused.
+   */
+  pendingSecrets?: ReadonlySet<string>;
+}
+
+interface Context extends PlanContext {
   live: LiveState;
   /** Add-ons whose absence has been reported: one error per add-on, however many resources need it. */
   reportedAddOns: Set<string>;
@@ -157,6 +176,23 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
   }
 
   const existing: Change = { ...change, id: match.object.id, owned: entry !== undefined, diffs };
+  const secretMissing = module.issuedSecret !== undefined && ctx.heldSecrets !== undefined && !isIssuedSecretHeldElsewhere(resource) &&
+    !ctx.heldSecrets.has(changeRef(resource.kind, resource.key));
+  if (secretMissing && !observed) {
+    const interrupted = ctx.pendingSecrets?.has(changeRef(resource.kind, resource.key)) === true;
+    if (!entry && !interrupted) {
+      const message =
+        `${resource.kind} "${resource.key}" exists live (id ${match.object.id}) but is not owned by wsync, and wsync holds no secret for it: ` +
+        'adopting it would leave a token whose secret nobody here has. If someone else holds it, annotate the resource ' +
+        '"wsync/issued-secret: held-elsewhere"; if a wsync run stopped after creating it, delete the token and apply again';
+      ctx.diagnostics.push({ severity: 'error', code: 'adoption-without-secret', kind: resource.kind, name: resource.name, message, ...located('') });
+      return { ...existing, action: 'refused', reason: 'exists live, not owned, and no secret for it is held (see the error)' };
+    }
+    if (module.replace) {
+      const why = interrupted && !entry ? 'regenerate: secret missing (a run stopped before saving it)' : 'regenerate: secret missing';
+      return { ...existing, action: 'replace', ...graceOf(module, resource, match.object.raw, ctx), ...reasons(why, graceReason(module, resource, match.object.raw, ctx)) };
+    }
+  }
   if (diffs.length > 0 && observed) return { ...existing, action: 'skipped', reason: OBSERVE_REASON };
   if (!entry && !observed && !ctx.policy.adopt) {
     const message = `${resource.kind} "${resource.key}" exists live (id ${match.object.id}) but is not owned by wsync, and --no-adopt forbids adopting it`;
@@ -179,10 +215,29 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
     return { ...existing, action: entry ? 'skipped' : 'adopt', ...reasons(immutableReason, unclearedReason) };
   }
   if (!module.update) {
-    if (module.replace) return { ...existing, action: 'replace', ...reasons(module.replace.reason, immutableReason, unknownReason) };
+    if (module.replace) {
+      const grace = graceReason(module, resource, match.object.raw, ctx);
+      return { ...existing, action: 'replace', ...graceOf(module, resource, match.object.raw, ctx), ...reasons(module.replace.reason, grace, immutableReason, unknownReason) };
+    }
     return { ...existing, action: 'skipped', reason: `${resource.kind} objects cannot be changed through the API` };
   }
   return { ...existing, action: entry ? 'update' : 'adopt', ...reasons(immutableReason, unclearedReason, unknownReason) };
+}
+
+/** For a replace whose old object keeps working a while: how long, and until when when the time is known. */
+function graceOf(module: KindModule, resource: DesiredResource, liveRaw: JsonObject, ctx: Context): Pick<Change, 'grace'> {
+  const replacement = module.replace;
+  if (!replacement?.graceful) return {};
+  const ms = rotationGraceMs(resource, ctx.policy);
+  const until = ctx.now && replacement.oldValidUntil ? replacement.oldValidUntil(ctx.now, ms, liveRaw) : undefined;
+  return { grace: until ? { ms, oldValidUntil: until.toISOString() } : { ms } };
+}
+
+function graceReason(module: KindModule, resource: DesiredResource, liveRaw: JsonObject, ctx: Context): string | undefined {
+  const { grace } = graceOf(module, resource, liveRaw, ctx);
+  if (!grace) return undefined;
+  const period = `grace ${formatDuration(grace.ms)}`;
+  return grace.oldValidUntil ? `the old one stays valid until ${grace.oldValidUntil} (${period})` : `the old one stays valid for ${formatDuration(grace.ms)} after apply`;
 }
 
 /** A diff that removes a value the kind's API cannot unset (KindModule.uncleared). */
@@ -241,10 +296,55 @@ function countBy<T>(items: Iterable<T>, keyOf: (item: T) => KindName): Map<KindN
   return counts;
 }
 
-export function planChanges(desired: Desired, live: LiveState, inventory: Inventory, policy: Policy): Plan {
+/**
+ * The live state without the objects the inventory marks retired (an API token replaced by a newer
+ * one of the same name, still working for its grace period): they are no second object of the key.
+ */
+function withoutRetired(live: LiveState, inventory: Inventory): { live: LiveState; retired: { object: LiveObject; until: string }[] } {
+  const until = new Map(inventory.entries.filter((e) => e.retiredUntil !== undefined).map((e) => [`${e.kind}\u0000${e.id}`, e.retiredUntil ?? '']));
+  if (until.size === 0) return { live, retired: [] };
+  const objects: LiveState['objects'] = {};
+  const retired: { object: LiveObject; until: string }[] = [];
+  for (const kind of KIND_NAMES) {
+    const list = live.objects[kind];
+    if (!list) continue;
+    objects[kind] = list.filter((object) => {
+      const end = until.get(`${kind}\u0000${object.id}`);
+      if (end !== undefined) retired.push({ object, until: end });
+      return end === undefined;
+    });
+  }
+  return { live: { ...live, objects }, retired };
+}
+
+/**
+ * A retired object still listed after its grace period: deleted, as nothing should use it any more
+ * (and a regenerate that never reached the server left the old object working).
+ */
+function planRetired(object: LiveObject, until: string, ctx: Context): Change | undefined {
+  if (!ctx.now || Date.parse(until) > ctx.now.getTime() || ctx.policy.mode === 'observe') return undefined;
+  const module = KINDS[object.kind];
+  if (!module.remove) return undefined;
+  const { name } = module.fromWire(object.raw, () => undefined);
+  return {
+    kind: object.kind,
+    key: `${module.keyOf(name, {})} (retired ${object.id})`,
+    name,
+    id: object.id,
+    action: 'delete',
+    reason: `replaced by a newer ${object.kind}; its grace period ended at ${until}`,
+    diffs: [],
+    dependsOn: [],
+    level: module.level,
+    owned: true,
+  };
+}
+
+export function planChanges(desired: Desired, allLive: LiveState, inventory: Inventory, policy: Policy, context: PlanContext = {}): Plan {
+  const { live, retired } = withoutRetired(allLive, inventory);
   const liveIndex = indexLive(live);
   const ownership = new Ownership(inventory);
-  const ctx: Context = { live, reportedAddOns: new Set(), liveIndex, ownership, inventory, policy, diagnostics: [] };
+  const ctx: Context = { ...context, live, reportedAddOns: new Set(), liveIndex, ownership, inventory, policy, diagnostics: [] };
 
   const declared = new Set(desired.resources.map((r) => changeRef(r.kind, r.key)));
   const items: Ordered[] = [];
@@ -274,6 +374,12 @@ export function planChanges(desired: Desired, live: LiveState, inventory: Invent
       (e) => e.kind,
     ),
   });
+
+  // Housekeeping of wsync's own replaced objects, outside the delete budget (applied above).
+  for (const { object, until } of retired) {
+    const change = planRetired(object, until, ctx);
+    if (change) items.push({ change, removal: true });
+  }
 
   // References are checked last: they need to know which targets this plan creates or deletes.
   const names = nameIndexFrom(desired, liveIndex);

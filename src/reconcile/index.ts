@@ -1,14 +1,15 @@
 import type { ApiClient } from '../api/types.js';
-import type { ApplyEvent, ApplyResult } from '../apply/index.js';
+import type { ApplyEvent, ApplyResult, IssueStep } from '../apply/index.js';
 import { applyPlan } from '../apply/index.js';
 import { hasErrors } from '../core/diagnostics.js';
 import { hostname } from 'node:os';
-import { isWriteAction, type Desired, type Diagnostic, type LiveState, type Plan, type Policy } from '../core/types.js';
+import { changeRef, isWriteAction, type Desired, type Diagnostic, type LiveState, type Plan, type Policy } from '../core/types.js';
 import { liveScope, readLive } from '../live/index.js';
 import { planChanges } from '../plan/index.js';
 import { readDesired } from '../source/index.js';
 import type { TreeLimits } from '../source/limits.js';
-import { loadInventory, openState, type StateHandle } from '../state/index.js';
+import { KINDS } from '../kinds/index.js';
+import { heldTokenSecrets, loadInventory, openState, tokenOutputDirOf, type StateHandle } from '../state/index.js';
 import { WriterLease } from './writer-lease.js';
 
 export interface ReconcileInput {
@@ -36,6 +37,8 @@ export interface ReconcileInput {
   writerLease?: WriterLease;
   /** Where warnings go (a writer lease taken over); default stderr. */
   warn?: (message: string) => void;
+  /** Called at each step of saving an issued secret (tests stop the process there). */
+  onIssueStep?: (step: IssueStep) => void;
 }
 
 export type ReconcileStatus =
@@ -78,7 +81,10 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
   try {
     const inventory = state ? state.inventory : await loadInventory(input.stateDir);
     const live = await readLive(input.client, liveScope(desired, inventory, input.policy));
-    const plan = planChanges(desired, live, inventory, input.policy);
+    // Which token secrets are on disk matters only beside the state they belong to: a plan without a
+    // state directory (a pull request's) knows neither what it owns nor which secrets it holds.
+    const secrets = inventory.hashKey === '' ? {} : await issuedSecretsHeld(desired, tokenOutputDirOf(input.stateDir, input.tokenOutputDir));
+    const plan = planChanges(desired, live, inventory, input.policy, { now: new Date(), ...secrets });
     const diagnostics = [...desired.diagnostics, ...plan.diagnostics];
     input.onPlan?.(plan, desired);
 
@@ -107,6 +113,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
       tokenOutputDir: input.tokenOutputDir,
       onChange: input.onChange,
       signal: input.signal,
+      onIssueStep: input.onIssueStep,
     }).finally(async () => {
       if (lease !== input.writerLease) await lease?.release().catch(() => undefined);
     });
@@ -114,6 +121,14 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
   } finally {
     if (state && !input.state) await state.close();
   }
+}
+
+/** `Kind/key` of the declared objects whose issued secret (an API token's) is on disk, and of those with an issue in flight. */
+async function issuedSecretsHeld(desired: Desired, dir: string): Promise<{ heldSecrets: Set<string>; pendingSecrets: Set<string> }> {
+  const issuing = desired.resources.filter((r) => KINDS[r.kind].issuedSecret !== undefined);
+  const { held, pending } = await heldTokenSecrets(dir, issuing.map((r) => r.name));
+  const refs = (names: Set<string>): Set<string> => new Set(issuing.filter((r) => names.has(r.name)).map((r) => changeRef(r.kind, r.key)));
+  return { heldSecrets: refs(held), pendingSecrets: refs(pending) };
 }
 
 function writerLeaseFor(input: ReconcileInput, state: StateHandle): WriterLease {

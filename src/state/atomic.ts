@@ -5,14 +5,16 @@ import { basename, dirname, join } from 'node:path';
 /**
  * Replaces `path` with `data` so that a reader (or a crash) sees the old file or the new one,
  * never half of either: temp file in the same directory, fsync, rename, fsync of the directory.
+ * `afterWrite` runs between the write and the fsync (a crash point for tests).
  */
-export async function writeFileAtomic(path: string, data: string, mode = 0o600): Promise<void> {
+export async function writeFileAtomic(path: string, data: string, mode = 0o600, afterWrite?: () => void): Promise<void> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', mode);
   try {
     try {
       await handle.writeFile(data, 'utf8');
+      afterWrite?.();
       // The mode given to open() is filtered by the umask; secrets must end up 0600 whatever it is.
       await handle.chmod(mode);
       await handle.sync();

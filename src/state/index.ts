@@ -17,7 +17,16 @@ import { acquireLock, StateLockLostError, type HeldLock, type LockOptions, type 
 
 export { loadInventory, readWriterId, InventoryFileError } from './inventory-file.js';
 export { DEFAULT_LOCK_LEASE_MS, StateLockedError, StateLockLostError, type LockOwner } from './lock.js';
-export { writeTokenSecret, tokenFileName } from './tokens.js';
+export {
+  checkTokenDirWritable,
+  clearIssuePending,
+  heldTokenSecrets,
+  markIssuePending,
+  tokenFileName,
+  tokenOutputDirOf,
+  writeTokenSecret,
+  type HeldTokenSecrets,
+} from './tokens.js';
 export { writeFileAtomic } from './atomic.js';
 export { makePrivateDir, stateDirGitExposure } from './directory.js';
 
@@ -38,7 +47,7 @@ export interface StateHandle {
   readonly lockOwner: LockOwner | undefined;
   /** This state directory's id in the workspace's writer lease. */
   readonly writerId: string;
-  /** Records that wsync owns an object (replacing an entry of the same kind and key or id); durable when it resolves. */
+  /** Records that wsync owns an object (replacing an entry of the same kind and key, or of the same id; a retired entry has a place of its own); durable when it resolves. */
   record(entry: InventoryEntry): Promise<void>;
   /** Drops an object from the inventory; durable when it resolves. */
   forget(kind: KindName, id: string): Promise<void>;
@@ -114,6 +123,12 @@ function slot(kind: KindName, key: string): string {
   return `${kind}\u0000${key}`;
 }
 
+/** Where an entry is kept: one current entry per key; a retired one (a replaced token) beside it, by id. */
+function entrySlot(entry: InventoryEntry): string {
+  const current = slot(entry.kind, entry.key);
+  return entry.retiredUntil === undefined ? current : `${current}\u0000${entry.id}`;
+}
+
 interface HandleInput {
   dir: string;
   initial: InventoryEntry[];
@@ -141,8 +156,8 @@ function createHandle(input: HandleInput): StateHandle {
   const entries = new Map<string, InventoryEntry>();
   const ids = new Map<string, string>();
   for (const entry of initial) {
-    entries.set(slot(entry.kind, entry.key), entry);
-    ids.set(slot(entry.kind, entry.id), slot(entry.kind, entry.key));
+    entries.set(entrySlot(entry), entry);
+    ids.set(slot(entry.kind, entry.id), entrySlot(entry));
   }
   let closed = false;
   // Writes are serialized; records arriving while a write runs share the next one.
@@ -187,12 +202,12 @@ function createHandle(input: HandleInput): StateHandle {
     writerId,
     record(entry) {
       assertOpen();
-      remove(slot(entry.kind, entry.key));
+      remove(entrySlot(entry));
       remove(ids.get(slot(entry.kind, entry.id)));
       const copy: InventoryEntry = { ...entry };
       if (entry.secretHashes) copy.secretHashes = { ...entry.secretHashes };
-      entries.set(slot(entry.kind, entry.key), copy);
-      ids.set(slot(entry.kind, entry.id), slot(entry.kind, entry.key));
+      entries.set(entrySlot(entry), copy);
+      ids.set(slot(entry.kind, entry.id), entrySlot(entry));
       return persist();
     },
     forget(kind, id) {

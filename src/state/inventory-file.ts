@@ -40,6 +40,7 @@ function canonicalEntry(entry: InventoryEntry): InventoryEntry {
     out.secretHashes = Object.fromEntries(Object.entries(entry.secretHashes).sort(([a], [b]) => (a < b ? -1 : 1)));
   }
   if (entry.pruneDisabled) out.pruneDisabled = true;
+  if (entry.retiredUntil !== undefined) out.retiredUntil = entry.retiredUntil;
   return out;
 }
 
@@ -65,7 +66,7 @@ export function parseInventory(text: string, file: string): InventoryEntry[] {
   return doc.entries.map((raw: unknown, i: number): InventoryEntry => {
     const at = `entries[${i}]`;
     if (!isJsonObject(raw)) throw new InventoryFileError(file, `${at} must be an object`);
-    const { kind, key, id, secretHashes, pruneDisabled } = raw;
+    const { kind, key, id, secretHashes, pruneDisabled, retiredUntil } = raw;
     if (typeof kind !== 'string' || !isKindName(kind)) throw new InventoryFileError(file, `${at}.kind: unknown kind ${JSON.stringify(kind)}`);
     if (typeof key !== 'string' || key === '') throw new InventoryFileError(file, `${at}.key must be a non-empty string`);
     if (typeof id !== 'string' || id === '') throw new InventoryFileError(file, `${at}.id must be a non-empty string`);
@@ -79,6 +80,12 @@ export function parseInventory(text: string, file: string): InventoryEntry[] {
     if (pruneDisabled !== undefined) {
       if (typeof pruneDisabled !== 'boolean') throw new InventoryFileError(file, `${at}.pruneDisabled must be true or false`);
       if (pruneDisabled) entry.pruneDisabled = true;
+    }
+    if (retiredUntil !== undefined) {
+      if (typeof retiredUntil !== 'string' || Number.isNaN(Date.parse(retiredUntil))) {
+        throw new InventoryFileError(file, `${at}.retiredUntil must be a timestamp`);
+      }
+      entry.retiredUntil = retiredUntil;
     }
     return entry;
   });

@@ -143,14 +143,19 @@ describe('apply, end to end', () => {
 
     const state = await workspace.emulator.state();
     const tokens = liveObjects(state, 'tokens');
-    expect(tokens).toHaveLength(1);
-    const fresh = tokens[0];
-    expect(fresh?.id).not.toBe(oldId);
+    // The old token keeps working for the grace period (24h by default).
+    expect(tokens).toHaveLength(2);
+    const old = tokens.find((t) => t.id === oldId);
+    expect(Date.parse(String(old?.expiresAt)) - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    const fresh = tokens.find((t) => t.id !== oldId);
     expect(fresh?.orgCapabilities).toEqual({ annotations: ['create', 'read', 'update'] });
     expect((await readFile(join(workspace.stateDir, 'tokens', 'ci-annotations'), 'utf8')).trim()).toBe(fresh?.token);
     expectNoSecrets(result.stdout + result.stderr, [String(fresh?.token)]);
     const inventory = await readInventory(workspace.stateDir);
-    expect(inventory.entries.filter((e) => e.kind === 'ApiToken')).toEqual([{ kind: 'ApiToken', key: 'ci-annotations', id: fresh?.id }]);
+    expect(inventory.entries.filter((e) => e.kind === 'ApiToken')).toEqual([
+      { kind: 'ApiToken', key: 'ci-annotations', id: fresh?.id },
+      { kind: 'ApiToken', key: 'ci-annotations', id: oldId, retiredUntil: old?.expiresAt },
+    ]);
   });
 
   it('adopts an unowned live object with the declared key (PUT when it differs); --no-adopt refuses with zero writes', async () => {

@@ -21,6 +21,7 @@ describe('policy flags', () => {
       adopt: true,
       mode: 'enforce',
       allowDeletion: [],
+      rotationGraceMs: 24 * 3_600_000,
     });
   });
 
@@ -31,6 +32,12 @@ describe('policy flags', () => {
       '--allow-delete Monitor: deleting a Monitor needs no opt-in (--prune is enough); kinds that need one: Dataset',
     );
     expect(() => parse(['--allow-delete', 'Datasett'])).toThrow(/--allow-delete Datasett: unknown kind "Datasett"/);
+  });
+
+  it('reads the token rotation grace, and refuses a duration it cannot read', () => {
+    expect(parse(['--token-rotation-grace', '48h']).rotationGraceMs).toBe(48 * 3_600_000);
+    expect(parse(['--token-rotation-grace', '0s']).rotationGraceMs).toBe(0);
+    expect(() => parse(['--token-rotation-grace', 'a day'])).toThrow('--token-rotation-grace: "a day" is not a duration such as 24h, 90m or 0s');
   });
 
   it('never takes the directory for a --prune value', () => {

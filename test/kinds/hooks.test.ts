@@ -5,14 +5,26 @@ import type { JsonObject, JsonValue } from '../../src/core/types.js';
 import { KIND_NAMES, KINDS } from '../../src/kinds/index.js';
 
 describe('replace: how a kind that cannot change in place is replaced', () => {
-  it('regenerates an API token with the new spec, expiring the old one at the time of the write', () => {
+  it('regenerates an API token with the new spec, the old one valid until the time given', () => {
     const replace = KINDS.ApiToken.replace;
     expect(replace?.reason).toBe('API tokens are immutable: regenerate with the new spec');
+    expect(replace?.graceful).toBe(true);
     const request = replace?.request('tok/1', { name: 't', description: 'd' }, new Date('2026-01-02T03:04:05Z'));
     expect(request).toEqual({
       endpoint: { method: 'POST', path: '/v2/tokens/tok%2F1/regenerate' },
       body: { existingTokenExpiresAt: '2026-01-02T03:04:05.000Z', newToken: { name: 't', description: 'd' } },
     });
+  });
+
+  it('keeps an API token valid for the grace period, but never past the expiry it already had', () => {
+    const until = KINDS.ApiToken.replace?.oldValidUntil;
+    const now = new Date('2026-01-01T00:00:00Z');
+    const day = 24 * 3_600_000;
+    expect(until?.(now, day, { id: 'tok_1' })?.toISOString()).toBe('2026-01-02T00:00:00.000Z');
+    expect(until?.(now, day, { id: 'tok_1', expiresAt: '0001-01-01T00:00:00Z' })?.toISOString()).toBe('2026-01-02T00:00:00.000Z');
+    expect(until?.(now, day, { id: 'tok_1', expiresAt: '2026-01-01T06:00:00Z' })?.toISOString()).toBe('2026-01-01T06:00:00.000Z');
+    expect(until?.(now, day, { id: 'tok_1', expiresAt: '2027-01-01T00:00:00Z' })?.toISOString()).toBe('2026-01-02T00:00:00.000Z');
+    expect(until?.(now, 0, undefined)?.toISOString()).toBe('2026-01-01T00:00:00.000Z');
   });
 
   it('is declared only by kinds without an update, and every replaced kind gives its reason', () => {

@@ -61,7 +61,8 @@ function run(mode: 'plan' | 'apply'): Promise<ReconcileOutcome> {
     client,
     stateDir: join(root, 'state'),
     tokenOutputDir: join(root, 'tokens'),
-    policy: DEFAULT_POLICY,
+    // A regenerated token's old one stops at once: the live objects read below hold one token per key.
+    policy: { ...DEFAULT_POLICY, rotationGraceMs: 0 },
     mode,
   });
 }

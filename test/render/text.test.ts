@@ -11,7 +11,7 @@ describe('renderText', () => {
   it('prints one terraform-like line per change, with field-level before -> after', () => {
     expect(text).toContain('  + create  Monitor/new\n');
     expect(text).toContain('  ~ update  Monitor/m (id mon_1)\n        threshold: 25 -> 30\n');
-    expect(text).toContain('-/+ replace ApiToken/ci (id tok_1)\n        # API tokens are immutable: regenerate with the new spec\n        description: "CI" -> "CI v2"\n');
+    expect(text).toContain('-/+ replace ApiToken/ci (id tok_1)\n        # API tokens are immutable: regenerate with the new spec; the old one stays valid for 24h after apply\n        description: "CI" -> "CI v2"\n');
     expect(text).toContain('  - delete  Notifier/old (id notify_old)\n        # owned by wsync and no longer declared\n');
     expect(text).toContain('  > adopt   Role/sre (id role_1)\n        description: "by hand" -> "Site reliability"\n');
     expect(text).toContain('  ? skipped VirtualField/http/dur (id vfld_1)\n        # observe mode: drift reported, not applied\n');

@@ -106,6 +106,28 @@ describe('openState', () => {
     expect((await readInventoryFile(dir)).entries).toEqual([{ kind: 'ApiToken', key: 'ci', id: 'tok_new' }]);
   });
 
+  it('keeps a retired entry beside the current one of its key, reads it back, and lets it become current again', async () => {
+    const state = await openState(dir, { lock: true });
+    await state.record({ kind: 'ApiToken', key: 'ci', id: 'tok_old' });
+    await state.record({ kind: 'ApiToken', key: 'ci', id: 'tok_old', retiredUntil: '2026-03-02T00:00:00.000Z' });
+    await state.record({ kind: 'ApiToken', key: 'ci', id: 'tok_new' });
+    const both = [
+      { kind: 'ApiToken', key: 'ci', id: 'tok_new' },
+      { kind: 'ApiToken', key: 'ci', id: 'tok_old', retiredUntil: '2026-03-02T00:00:00.000Z' },
+    ];
+    expect(state.inventory.entries).toEqual(both);
+    await state.close();
+    expect((await readInventoryFile(dir)).entries).toEqual(both);
+    expect((await loadInventory(dir)).entries).toEqual(both);
+
+    // A regenerate that kept the id: the retired entry is current again, alone.
+    const again = await openState(dir, { lock: true });
+    await again.forget('ApiToken', 'tok_new');
+    await again.record({ kind: 'ApiToken', key: 'ci', id: 'tok_old' });
+    expect(again.inventory.entries).toEqual([{ kind: 'ApiToken', key: 'ci', id: 'tok_old' }]);
+    await again.close();
+  });
+
   it('keeps every one of many concurrent records, and leaves no temp files behind', async () => {
     const state = await openState(dir, { lock: true });
     await Promise.all(

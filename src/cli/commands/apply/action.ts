@@ -6,8 +6,10 @@ import {
   ApplyRefusedError,
   formatApplyEvent,
   formatApplySummary,
+  ISSUE_STEPS,
   type ApplyEvent,
   type ApplyResult,
+  type IssueStep,
 } from '../../../apply/index.js';
 import { formatDiagnostic, sortDiagnostics } from '../../../core/diagnostics.js';
 import { createRedactor } from '../../../core/redact.js';
@@ -112,6 +114,7 @@ export async function runApply(dirArg: string, flags: ApplyFlags): Promise<numbe
         concurrency: flags.concurrency,
         tokenOutputDir: flags.tokenOutputDir === undefined ? undefined : resolve(flags.tokenOutputDir),
         signal: controller.signal,
+        onIssueStep: crashPointFrom(process.env),
         onPlan: (made: Plan, desired: Desired) => {
           plan = made;
           redact = createRedactor(desired.secretValues);
@@ -204,4 +207,16 @@ function report(outcome: ReconcileOutcome, json: boolean, out: (t: string) => vo
   }
   if (!json) out(formatApplySummary(result));
   return result.failed > 0 || result.aborted ? 1 : 0;
+}
+
+/**
+ * `WSYNC_TEST_CRASH_AT=<step>` kills the process (SIGKILL: no clean-up runs) when saving a token's
+ * secret reaches that step: the tests prove a crash there loses no secret and duplicates no token.
+ */
+function crashPointFrom(env: NodeJS.ProcessEnv): ((step: IssueStep) => void) | undefined {
+  const at = env.WSYNC_TEST_CRASH_AT;
+  if (at === undefined || !(ISSUE_STEPS as readonly string[]).includes(at)) return undefined;
+  return (step) => {
+    if (step === at) process.kill(process.pid, 'SIGKILL');
+  };
 }

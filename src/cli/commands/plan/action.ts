@@ -32,6 +32,7 @@ export async function runPlan(dirArg: string, flags: PlanFlags): Promise<number>
         stateDir: resolve(stateDir ?? join(dir, '.wsync')),
         policy,
         mode: 'plan',
+        tokenOutputDir: flags.tokenOutputDir === undefined ? undefined : resolve(flags.tokenOutputDir),
       });
       redact = createRedactor(outcome.desired.secretValues);
       const print = (text: string): void => {

@@ -11,6 +11,7 @@ export interface PlanFlags extends PolicyFlags, SettingsFlags, LimitFlags {
   verbose: boolean;
   detailedExitcode: boolean;
   stats: boolean;
+  tokenOutputDir?: string;
 }
 
 export function register(program: Command): void {
@@ -20,6 +21,7 @@ export function register(program: Command): void {
     .argument('[dir]', 'directory of resource files', '.')
     .option('--state-dir <dir>', 'inventory of owned objects (default: DIR/.wsync)')
     .option('--secrets-dir <dir>', 'root for ${file:PATH} secrets (env WSYNC_SECRETS_DIR)')
+    .option('--token-output-dir <dir>', 'where apply writes API token secrets: a token whose secret is not there is regenerated (default: STATE_DIR/tokens)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
     .option('--out <file>', 'also write the plan as JSON to FILE (for apply --plan)')
     .option('--no-color', 'no ANSI colours, even on a terminal')
