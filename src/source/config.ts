@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { LineCounter, parseDocument, isMap, type Node } from 'yaml';
+import type { Node } from 'yaml';
 import type { Diagnostic } from '../core/types.js';
 import type { WorkspaceConfig } from '../generated/spec-types.js';
 import { decodeUtf8, invalidUtf8Message } from './utf8.js';
 import { validatorFor } from './validator.js';
+import { yamlLibrary } from './yaml-lib.js';
 
 export const CONFIG_FILE = 'wsync.yaml';
 
@@ -29,6 +30,7 @@ export function readWorkspaceConfig(dir: string): WorkspaceConfigResult {
     const message = invalidUtf8Message(decoded.invalidAt);
     return { config: {}, diagnostics: [{ severity: 'error', code: 'config', file: CONFIG_FILE, line, column, message }] };
   }
+  const { LineCounter, parseDocument, isMap } = yamlLibrary();
   const lines = new LineCounter();
   const doc = parseDocument(decoded.text, { lineCounter: lines, uniqueKeys: true });
   const at = (node: Node | null | undefined): { line: number; column: number } => {
