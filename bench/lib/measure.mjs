@@ -9,11 +9,16 @@ const preload = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'rep
 
 /** `node --import report-rss bin/wsync.js ...args`; resolves with wall time, peak RSS and output. */
 export function runWsync(root, args, env = {}) {
+  return runNode(root, join(root, 'bin', 'wsync.js'), args, env);
+}
+
+/** `node --import report-rss SCRIPT ...args` as a whole process: wall time, peak RSS and output. */
+export function runNode(root, script, args, env = {}) {
   const tmp = mkdtempSync(join(tmpdir(), 'wsync-bench-rss-'));
   const rssFile = join(tmp, 'rss');
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', preload, join(root, 'bin', 'wsync.js'), ...args], {
+    const child = spawn(process.execPath, ['--import', preload, script, ...args], {
       cwd: root,
       env: { ...process.env, ...env, WSYNC_BENCH_RSS_FILE: rssFile },
       stdio: ['ignore', 'pipe', 'pipe'],

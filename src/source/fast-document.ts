@@ -52,6 +52,9 @@ interface ListenerState {
 const TAB_INDENT = /^ *\t/m;
 /** Explicit keys (`? key`): one may be a collection, which would reach js-yaml's output as text. */
 const EXPLICIT_KEY = /(?:^|[\s[{,])\?(?:[ \t\r\n]|$)/m;
+/** What anchor and alias names are made of here; anything else is left to the `yaml` path. */
+const NAME_CHAR = /[\w.-]/;
+const LAST_LINE_BLANK = /\n[ \t]+$/;
 const MARKER_AND_TEXT = /^(?:---|\.\.\.)[^\s]|^\.\.\.[ \t]+[^\s#]/m;
 /** What may stand before a block collection on its first line: indentation, `- ` indicators, properties. */
 const BLOCK_COLLECTION_PREFIX = /^ *(?:(?:-|&\S+|!\S*) +)*$/;
@@ -70,6 +73,8 @@ function declinedText(text: string): string | undefined {
   if (text.includes('\r') && /\r(?!\n)/.test(text)) return 'a CR line break';
   // The `yaml` path reads some text after a byte order mark otherwise (`\ufeff- a: 1`).
   if (text.includes('\ufeff')) return 'a byte order mark';
+  // js-yaml ends the text with a line break, which a `|+` scalar there would keep.
+  if (LAST_LINE_BLANK.test(text)) return 'a blank last line without a line break';
   // Tabs in indentation: the `yaml` path refuses them, js-yaml takes some.
   if (text.includes('\t') && TAB_INDENT.test(text)) return 'a tab in indentation';
   if (text.includes('?') && EXPLICIT_KEY.test(text)) return 'an explicit key';
@@ -90,19 +95,41 @@ function skipSpace(input: string, i: number): number {
 }
 
 /**
+ * The end of an anchor or alias name starting after `&`/`*` at `i`, or -1 unless it is a plain word.
+ * A name ends at a space or a flow indicator (`*a, *b]`); an anchor must end at a space.
+ */
+function plainName(input: string, i: number, anchor: boolean): number {
+  const start = i;
+  for (; i < input.length && !isSpace(input.charCodeAt(i)); i++) {
+    if (!NAME_CHAR.test(input[i]!)) return !anchor && i > start && ',[]{}'.includes(input[i]!) ? i : -1;
+  }
+  return i > start ? i : -1;
+}
+
+/**
  * Skips a node's anchor and the space around it; -1 for a tag (`!` resolves otherwise in js-yaml,
  * `!!str` is rare enough to leave to the `yaml` path), two anchors (one on the key's line, one
- * below) or an anchor run into a flow indicator (`&a{`): the `yaml` path refuses both.
+ * below), an anchor or alias whose name is not a plain word (`&a{`, `&"a":`): js-yaml and the
+ * `yaml` path split those differently.
  */
 function skipProperties(input: string, i: number): number {
   i = skipSpace(input, i);
   const c = input.charCodeAt(i);
   if (c === 33 /* ! */) return -1;
+  if (c === 42 /* * */) return plainName(input, i + 1, false) < 0 ? -1 : i;
   if (c !== 38 /* & */) return i;
-  for (; i < input.length && !' \t\r\n'.includes(input[i]!); i++) if ('{}[],'.includes(input[i]!)) return -1;
-  i = skipSpace(input, i);
+  const end = plainName(input, i + 1, true);
+  if (end < 0) return -1;
+  i = skipSpace(input, end);
   const next = input.charCodeAt(i);
   return next === 33 || next === 38 ? -1 : i;
+}
+
+/** Is the node that opens at `open` written after a `:` (a value), not after `{` or `,` (a key)? */
+function afterColon(input: string, open: number): boolean {
+  let i = open - 1;
+  while (i >= 0 && isSpace(input.charCodeAt(i))) i--;
+  return input.charCodeAt(i) === 58; /* : */
 }
 
 function isSpace(c: number): boolean {
@@ -115,6 +142,24 @@ function isBlockScalar(c: number): boolean {
 
 function lineStartOf(input: string, i: number): number {
   return input.lastIndexOf('\n', i - 1) + 1;
+}
+
+/**
+ * The column of the block collection a flow node starting at `content` belongs to, as far as its
+ * line tells: the key before it (`  key: "a`), else the innermost `- ` (`- - "a`), else the node's
+ * own column (it starts its line; the collection is further left, so this is on the safe side).
+ */
+function parentColumn(input: string, content: number): number {
+  const lineStart = lineStartOf(input, content);
+  let i = lineStart;
+  let dash = -1;
+  for (;;) {
+    while (input.charCodeAt(i) === 32) i++;
+    if (input.charCodeAt(i) !== 45 /* - */ || !isSpace(input.charCodeAt(i + 1))) break;
+    dash = i++;
+  }
+  if (i < content || dash < 0) return i - lineStart;
+  return dash - lineStart;
 }
 
 function indentOf(input: string, lineStart: number): number {
@@ -132,64 +177,110 @@ class Guard {
   /** Why the file is declined, once it is. */
   unusual: string | undefined;
   readonly starts: { offset: number; line: number; column: number }[] = [];
-  /** Offset and line of each node open now, in pairs. */
+  /** Offset, line and whether it is a flow mapping, of each node open now, in threes. */
   private readonly opened: number[] = [];
-  private anchors = new Map<string, number>();
+  private anchors = new Map<string, unknown>();
   private anchorsOf = -1;
 
   /** js-yaml's copy of the text (a terminator appended), which its strings are slices of. */
   input = '';
+  /** Some mapping has a `<<` key: the output must be copied to apply it. */
+  merges = false;
+  /** Nodes closed in the current document (some twice: an upper bound). */
+  private nodes = 0;
+  /** The node closed last: js-yaml closes some nodes twice, and once is enough to check. */
+  private lastOpen = -1;
+  private lastEnd = -1;
+  private lastResult: unknown;
+  private lastAnchor: string | null = null;
+
+  constructor(private readonly budget: number) {}
 
   readonly listener = (event: 'open' | 'close', state: unknown): void => {
     const s = state as ListenerState;
     if (event === 'open') {
       this.input = s.input;
-      this.opened.push(s.position, s.line);
+      const flowMapping = s.input.charCodeAt(skipProperties(s.input, s.position)) === 123; /* { */
+      this.opened.push(s.position, s.line, flowMapping ? 1 : 0);
       if (s.depth === 1) this.documentStart(s);
       return;
     }
+    this.opened.pop();
     const openLine = this.opened.pop() ?? s.line;
     const open = this.opened.pop() ?? s.position;
+    const inFlowMapping = this.opened[this.opened.length - 1] === 1;
     if (this.unusual !== undefined) return;
-    const key = s.input.charCodeAt(skipSpace(s.input, s.position)) === 58; /* : */
-    if (key && (s.kind !== 'scalar' || s.result === null)) {
-      // A collection, alias or empty node used as a key: js-yaml would make text of it.
-      this.unusual = 'a key that is not text';
-    } else if (s.input.charCodeAt(s.position) === 35 /* # */ && !isSpace(s.input.charCodeAt(s.position - 1))) {
-      // `"a"#c`: the `yaml` path wants a space before a comment, js-yaml does not.
-      this.unusual = 'a comment without a space before it';
-    } else if (key && s.position - open > 1000) {
-      // The `yaml` path refuses implicit keys over 1024 characters.
-      this.unusual = 'a long key';
-    } else if (s.anchor !== null && this.redefines(s)) {
-      // js-yaml registers a collection's anchor after its content, so an alias picks another node.
-      this.unusual = 'an anchor defined twice';
-    } else {
-      const content = skipProperties(s.input, open);
-      if (content < 0) this.unusual = 'a tag, or an anchor the `yaml` path refuses';
-      // `"<<": x` is an ordinary key to the `yaml` path; in js-yaml's output it looks like a merge.
-      else if (key && s.result === MERGE_KEY && s.input.charCodeAt(content) !== 60 /* < */) this.unusual = 'a quoted merge key';
-      else if (s.kind === 'scalar' ? s.line !== openLine || isBlockScalar(s.input.charCodeAt(content)) : s.kind !== null) {
-        this.unusual = this.oddNode(s.input, content, s.position, s.kind!, s.depth);
-      }
-    }
+    if (open === this.lastOpen && s.position === this.lastEnd && s.result === this.lastResult && s.anchor === this.lastAnchor) return;
+    this.lastOpen = open;
+    this.lastEnd = s.position;
+    this.lastResult = s.result;
+    this.lastAnchor = s.anchor;
+    this.unusual = this.values(s) ?? this.writing(s, open, openLine, inFlowMapping);
   };
 
+  /**
+   * What the `yaml` path reports in values, checked here so that most files need no second walk:
+   * non-finite numbers, null keys (js-yaml makes "null" of them, the `yaml` path ""), nesting and
+   * size near the limits. Merge keys are noted, for the copier to apply.
+   */
+  private values(s: ListenerState): string | undefined {
+    if (++this.nodes > this.budget) return 'a document near the node limit';
+    if (s.depth >= MAX_DEPTH - 1) return 'a document near the depth limit';
+    const result = s.result;
+    if (typeof result === 'number') return Number.isFinite(result) ? undefined : 'a number that is not finite';
+    if (s.kind === 'mapping' && result !== null && typeof result === 'object') {
+      if (hasOwn(result, 'null')) return 'a null key';
+      if (hasOwn(result, MERGE_KEY)) this.merges = true;
+    }
+    return undefined;
+  }
+
+  /** What js-yaml reads otherwise than the `yaml` path, or takes where that refuses. */
+  private writing(s: ListenerState, open: number, openLine: number, inFlowMapping: boolean): string | undefined {
+    const key = s.input.charCodeAt(skipSpace(s.input, s.position)) === 58; /* : */
+    // A collection, alias or empty node used as a key (`[a]: b`, `{[a], b: c}`): js-yaml would
+    // make text of it.
+    if ((s.kind !== 'scalar' || s.result === null) && (key || (inFlowMapping && !afterColon(s.input, open)))) {
+      return 'a key that is not text';
+    }
+    // `"a"#c`: the `yaml` path wants a space before a comment, js-yaml does not.
+    if (s.input.charCodeAt(s.position) === 35 /* # */ && !isSpace(s.input.charCodeAt(s.position - 1))) {
+      return 'a comment without a space before it';
+    }
+    // The `yaml` path refuses implicit keys over 1024 characters.
+    if (key && s.position - open > 1000) return 'a long key';
+    // js-yaml registers a collection's anchor after its content, so an alias picks another node.
+    if (s.anchor !== null && this.redefines(s)) return 'an anchor defined twice';
+    const content = skipProperties(s.input, open);
+    if (content < 0) return 'a tag, or an anchor the `yaml` path refuses';
+    // `"<<": x` is an ordinary key to the `yaml` path; in js-yaml's output it looks like a merge.
+    if (key && s.result === MERGE_KEY && s.input.charCodeAt(content) !== 60 /* < */) return 'a quoted merge key';
+    if (s.kind === 'scalar' ? s.line !== openLine || isBlockScalar(s.input.charCodeAt(content)) : s.kind !== null) {
+      return this.oddNode(s.input, content, s.position, s.kind!, s.depth);
+    }
+    return undefined;
+  }
+
   private documentStart(s: ListenerState): void {
+    this.nodes = 0;
     // A document that starts with an anchor: the `yaml` path places its start after it.
     if (s.input.charCodeAt(s.position) === 38 /* & */) this.unusual ??= 'an anchor on a document';
+    // An indented document: js-yaml and the `yaml` path find its end in different places.
+    if (s.position > s.lineStart && s.input.charCodeAt(s.lineStart) === 32) this.unusual ??= 'an indented document';
     this.starts[s.documents.length] = { offset: s.position, line: s.line, column: s.position - s.lineStart };
   }
 
-  /** Anchors of this document: where the node ends (js-yaml closes some nodes twice, at one place). */
+  /**
+   * Anchors of this document and their values. js-yaml closes some nodes twice (the same value);
+   * an anchor defined again with another value is where it and the `yaml` path may disagree.
+   */
   private redefines(s: ListenerState): boolean {
     if (this.anchorsOf !== s.documents.length) {
       this.anchorsOf = s.documents.length;
       this.anchors = new Map();
     }
-    const end = this.anchors.get(s.anchor!);
-    if (end !== undefined) return end !== s.position;
-    this.anchors.set(s.anchor!, s.position);
+    if (this.anchors.has(s.anchor!)) return !Object.is(this.anchors.get(s.anchor!), s.result);
+    this.anchors.set(s.anchor!, s.result);
     return false;
   }
 
@@ -216,8 +307,7 @@ class Guard {
       }
       return undefined;
     }
-    const first = indentOf(input, lineStartOf(input, content));
-    return this.outdented(input, content, end, first + 1, false) ? 'a line not indented' : undefined;
+    return this.outdented(input, content, end, parentColumn(input, content) + 1, false) ? 'a line not indented' : undefined;
   }
 
   /**
@@ -333,7 +423,10 @@ export interface FastDocument {
 export function readFastOrDecline(text: string, file: string, sources: SecretSources): FastDocument[] | { declined: string } {
   const textReason = declinedText(text);
   if (textReason !== undefined) return { declined: textReason };
-  const guard = new Guard();
+  // Without aliases nothing is shared or expanded, and the node limit is the only bound.
+  const aliases = text.includes('*');
+  const budget = (aliases ? MAX_ALIAS_EXPANSION : MAX_DOCUMENT_NODES) / 2;
+  const guard = new Guard(budget);
   let raws: unknown[];
   try {
     const options: jsYaml.LoadOptions & { maxDepth: number } = {
@@ -347,8 +440,8 @@ export function readFastOrDecline(text: string, file: string, sources: SecretSou
     return { declined: `js-yaml: ${err instanceof Error ? (err.message.split('\n', 1)[0] ?? '') : String(err)}` };
   }
   if (guard.unusual !== undefined) return { declined: guard.unusual };
-  const aliases = text.includes('*');
-  const copier = new Copier((aliases ? MAX_ALIAS_EXPANSION : MAX_DOCUMENT_NODES) / 2, !aliases);
+  // The guard has checked every node; only aliases (shared nodes) and merge keys need a copy.
+  const copier = aliases || guard.merges ? new Copier(budget, !aliases) : undefined;
   const placeholders = text.includes('${');
   // Positions come from the `yaml` path reading the same text: js-yaml's copy of it, which its
   // strings keep alive anyway, rather than a second one (it only has a NUL, maybe a line break, added).
@@ -361,8 +454,11 @@ export function readFastOrDecline(text: string, file: string, sources: SecretSou
       if (raw === null || raw === undefined) continue;
       const at = guard.starts[i];
       if (at === undefined) return { declined: 'a document without a start' };
-      copier.reset();
-      const value = copier.copy(raw, 0);
+      let value = raw as JsonValue;
+      if (copier !== undefined) {
+        copier.reset();
+        value = copier.copy(raw, 0);
+      }
       let interpolated: string[] = [];
       let written: ReadonlyMap<string, string> = NO_STRINGS;
       if (placeholders && declaresWsyncApiVersion(value)) {
