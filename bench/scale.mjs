@@ -45,13 +45,15 @@ async function measureTree(root, dist, shape, size) {
     const stateDir = join(work, 'state');
     const { seed, resources } = writeTree(shape, size, dir, stateDir);
     await seedEmulator(emulator.url, seed);
-    const env = { WSYNC_URL: emulator.url, WSYNC_TOKEN: TOKEN };
+    // 50k resources are past the default tree limits (15,000 resources, 8 MiB): raised for all sizes alike.
+    const limits = { WSYNC_MAX_RESOURCES: '200000', WSYNC_MAX_INPUT_BYTES: '256MiB' };
+    const env = { WSYNC_URL: emulator.url, WSYNC_TOKEN: TOKEN, ...limits };
     // The first read of a fresh tree measures the disk, not the parse.
     checked(await runNode(root, FLOOR, [dir]), 'floor');
     const runs = { floor: [], validate: [], plan: [] };
     for (let i = 0; i < RUNS; i++) {
       runs.floor.push(checked(await runNode(root, FLOOR, [dir]), 'floor'));
-      runs.validate.push(checked(await runWsync(root, ['validate', dir]), 'validate'));
+      runs.validate.push(checked(await runWsync(root, ['validate', dir], limits), 'validate'));
       runs.plan.push(checked(await runWsync(root, ['plan', dir, '--state-dir', stateDir, '--detailed-exitcode'], env), 'plan (not a no-op?)'));
     }
     const of = (list) => ({ ms: median(list.map((r) => r.wallMs)), mb: Math.max(...list.map((r) => r.maxRssMb)) });

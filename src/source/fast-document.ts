@@ -177,7 +177,7 @@ class Guard {
   /** Why the file is declined, once it is. */
   unusual: string | undefined;
   readonly starts: { offset: number; line: number; column: number }[] = [];
-  /** Offset, line and whether it is a flow mapping, of each node open now, in threes. */
+  /** Offset and line of each node open now, in pairs. */
   private readonly opened: number[] = [];
   private anchors = new Map<string, unknown>();
   private anchorsOf = -1;
@@ -200,22 +200,19 @@ class Guard {
     const s = state as ListenerState;
     if (event === 'open') {
       this.input = s.input;
-      const flowMapping = s.input.charCodeAt(skipProperties(s.input, s.position)) === 123; /* { */
-      this.opened.push(s.position, s.line, flowMapping ? 1 : 0);
+      this.opened.push(s.position, s.line);
       if (s.depth === 1) this.documentStart(s);
       return;
     }
-    this.opened.pop();
     const openLine = this.opened.pop() ?? s.line;
     const open = this.opened.pop() ?? s.position;
-    const inFlowMapping = this.opened[this.opened.length - 1] === 1;
     if (this.unusual !== undefined) return;
     if (open === this.lastOpen && s.position === this.lastEnd && s.result === this.lastResult && s.anchor === this.lastAnchor) return;
     this.lastOpen = open;
     this.lastEnd = s.position;
     this.lastResult = s.result;
     this.lastAnchor = s.anchor;
-    this.unusual = this.values(s) ?? this.writing(s, open, openLine, inFlowMapping);
+    this.unusual = this.values(s) ?? this.writing(s, open, openLine);
   };
 
   /**
@@ -236,11 +233,11 @@ class Guard {
   }
 
   /** What js-yaml reads otherwise than the `yaml` path, or takes where that refuses. */
-  private writing(s: ListenerState, open: number, openLine: number, inFlowMapping: boolean): string | undefined {
+  private writing(s: ListenerState, open: number, openLine: number): string | undefined {
     const key = s.input.charCodeAt(skipSpace(s.input, s.position)) === 58; /* : */
     // A collection, alias or empty node used as a key (`[a]: b`, `{[a], b: c}`): js-yaml would
     // make text of it.
-    if ((s.kind !== 'scalar' || s.result === null) && (key || (inFlowMapping && !afterColon(s.input, open)))) {
+    if ((s.kind !== 'scalar' || s.result === null) && (key || (this.inFlowMapping(s.input) && !afterColon(s.input, open)))) {
       return 'a key that is not text';
     }
     // `"a"#c`: the `yaml` path wants a space before a comment, js-yaml does not.
@@ -259,6 +256,12 @@ class Guard {
       return this.oddNode(s.input, content, s.position, s.kind!, s.depth);
     }
     return undefined;
+  }
+
+  /** Is the node around the one just closed a flow mapping (`{...}`)? */
+  private inFlowMapping(input: string): boolean {
+    const parent = this.opened[this.opened.length - 2];
+    return parent !== undefined && input.charCodeAt(skipProperties(input, parent)) === 123; /* { */
   }
 
   private documentStart(s: ListenerState): void {
