@@ -1,0 +1,302 @@
+import { MERGE_KEY, hasOwn } from './field-path.js';
+import { MAX_ALIASES, MAX_DEPTH } from './limits.js';
+
+// What js-yaml reads differently from the `yaml` path, or takes where that one refuses: found by
+// test/source/fast-path.test.ts (generated YAML, both paths compared), each a reason for the fast
+// path to decline a file (see fast-document.ts). Text-wide checks first, then a listener that
+// watches js-yaml's parse node by node.
+
+/** What js-yaml's parse listener sees (its State; only these fields are read). */
+interface ListenerState {
+  input: string;
+  position: number;
+  line: number;
+  lineStart: number;
+  depth: number;
+  kind: string | null;
+  result: unknown;
+  anchor: string | null;
+  documents: unknown[];
+}
+
+const TAB_INDENT = /^ *\t/m;
+/** Explicit keys (`? key`): one may be a collection, which would reach js-yaml's output as text. */
+const EXPLICIT_KEY = /(?:^|[\s[{,])\?(?:[ \t\r\n]|$)/m;
+/** What anchor and alias names are made of here; anything else is left to the `yaml` path. */
+const NAME_CHAR = /[\w.-]/;
+const LAST_LINE_BLANK = /\n[ \t]+$/;
+const MARKER_AND_TEXT = /^(?:---|\.\.\.)[^\s]|^\.\.\.[ \t]+[^\s#]/m;
+/** What may stand before a block collection on its first line: indentation, `- ` indicators, properties. */
+const BLOCK_COLLECTION_PREFIX = /^ *(?:(?:-|&\S+|!\S*) +)*$/;
+
+function count(text: string, char: string): number {
+  let n = 0;
+  for (let i = text.indexOf(char); i !== -1; i = text.indexOf(char, i + 1)) n++;
+  return n;
+}
+
+/** Why the fast path leaves a text to the `yaml` path without trying, if it does. */
+export function declinedText(text: string): string | undefined {
+  // Directives: %YAML 1.1 changes how scalars resolve, %TAG what tags mean.
+  if (text.charCodeAt(0) === 37 /* % */ || text.includes('\n%')) return 'a directive';
+  // A CR alone ends a line for js-yaml but not for the `yaml` path's line counter.
+  if (text.includes('\r') && /\r(?!\n)/.test(text)) return 'a CR line break';
+  // The `yaml` path reads some text after a byte order mark otherwise (`\ufeff- a: 1`).
+  if (text.includes('\ufeff')) return 'a byte order mark';
+  // js-yaml ends the text with a line break, which a `|+` scalar there would keep.
+  if (LAST_LINE_BLANK.test(text)) return 'a blank last line without a line break';
+  // Tabs in indentation: the `yaml` path refuses them, js-yaml takes some.
+  if (text.includes('\t') && TAB_INDENT.test(text)) return 'a tab in indentation';
+  if (text.includes('?') && EXPLICIT_KEY.test(text)) return 'an explicit key';
+  // `---x` is text to the `yaml` path, a document start and `x` to js-yaml; `... x` an error.
+  if (MARKER_AND_TEXT.test(text)) return 'a document marker followed by text';
+  // Aliases per document are limited; counted per file (and every `*`) it is a safe bound.
+  return count(text, '*') > MAX_ALIASES ? 'many aliases' : undefined;
+}
+
+/** Skips spaces, line breaks and comments from `i`. */
+function skipSpace(input: string, i: number): number {
+  for (; ; i++) {
+    const c = input.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 10 || c === 13) continue;
+    if (c !== 35 /* # */) return i;
+    while (i < input.length && input.charCodeAt(i) !== 10) i++;
+  }
+}
+
+/**
+ * The end of an anchor or alias name starting after `&`/`*` at `i`, or -1 unless it is a plain word.
+ * A name ends at a space or a flow indicator (`*a, *b]`); an anchor must end at a space.
+ */
+function plainName(input: string, i: number, anchor: boolean): number {
+  const start = i;
+  for (; i < input.length && !isSpace(input.charCodeAt(i)); i++) {
+    if (!NAME_CHAR.test(input[i]!)) return !anchor && i > start && ',[]{}'.includes(input[i]!) ? i : -1;
+  }
+  return i > start ? i : -1;
+}
+
+/**
+ * Skips a node's anchor and the space around it; -1 for a tag (`!` resolves otherwise in js-yaml,
+ * `!!str` is rare enough to leave to the `yaml` path), two anchors (one on the key's line, one
+ * below), an anchor or alias whose name is not a plain word (`&a{`, `&"a":`): js-yaml and the
+ * `yaml` path split those differently.
+ */
+function skipProperties(input: string, i: number): number {
+  i = skipSpace(input, i);
+  const c = input.charCodeAt(i);
+  if (c === 33 /* ! */) return -1;
+  if (c === 42 /* * */) return plainName(input, i + 1, false) < 0 ? -1 : i;
+  if (c !== 38 /* & */) return i;
+  const end = plainName(input, i + 1, true);
+  if (end < 0) return -1;
+  i = skipSpace(input, end);
+  const next = input.charCodeAt(i);
+  return next === 33 || next === 38 ? -1 : i;
+}
+
+/** Is the node that opens at `open` written after a `:` (a value), not after `{` or `,` (a key)? */
+function afterColon(input: string, open: number): boolean {
+  let i = open - 1;
+  while (i >= 0 && isSpace(input.charCodeAt(i))) i--;
+  return input.charCodeAt(i) === 58; /* : */
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+function isBlockScalar(c: number): boolean {
+  return c === 124 /* | */ || c === 62 /* > */;
+}
+
+function lineStartOf(input: string, i: number): number {
+  return input.lastIndexOf('\n', i - 1) + 1;
+}
+
+/**
+ * The column of the block collection a flow node starting at `content` belongs to, as far as its
+ * line tells: the key before it (`  key: "a`), else the innermost `- ` (`- - "a`), else the node's
+ * own column (it starts its line; the collection is further left, so this is on the safe side).
+ */
+function parentColumn(input: string, content: number): number {
+  const lineStart = lineStartOf(input, content);
+  let i = lineStart;
+  let dash = -1;
+  for (;;) {
+    while (input.charCodeAt(i) === 32) i++;
+    if (input.charCodeAt(i) !== 45 /* - */ || !isSpace(input.charCodeAt(i + 1))) break;
+    dash = i++;
+  }
+  if (i < content || dash < 0) return i - lineStart;
+  return dash - lineStart;
+}
+
+function indentOf(input: string, lineStart: number): number {
+  let i = lineStart;
+  while (input.charCodeAt(i) === 32) i++;
+  return i - lineStart;
+}
+
+/**
+ * Watches js-yaml's parse for what it reads differently from the `yaml` path (which follows the
+ * YAML 1.2 grammar more strictly): each case found by test/source/fast-path.test.ts, each a reason
+ * to decline the file. It also notes where each document starts.
+ */
+export class Guard {
+  /** Why the file is declined, once it is. */
+  unusual: string | undefined;
+  readonly starts: { offset: number; line: number; column: number }[] = [];
+  /** Offset and line of each node open now, in pairs. */
+  private readonly opened: number[] = [];
+  private anchors = new Map<string, unknown>();
+  private anchorsOf = -1;
+
+  /** js-yaml's copy of the text (a terminator appended), which its strings are slices of. */
+  input = '';
+  /** Some mapping has a `<<` key: the output must be copied to apply it. */
+  merges = false;
+  /** Nodes closed in the current document (some twice: an upper bound). */
+  private nodes = 0;
+  /** The node closed last: js-yaml closes some nodes twice, and once is enough to check. */
+  private lastOpen = -1;
+  private lastEnd = -1;
+  private lastResult: unknown;
+  private lastAnchor: string | null = null;
+
+  constructor(private readonly budget: number) {}
+
+  readonly listener = (event: 'open' | 'close', state: unknown): void => {
+    const s = state as ListenerState;
+    if (event === 'open') {
+      this.input = s.input;
+      this.opened.push(s.position, s.line);
+      if (s.depth === 1) this.documentStart(s);
+      return;
+    }
+    const openLine = this.opened.pop() ?? s.line;
+    const open = this.opened.pop() ?? s.position;
+    if (this.unusual !== undefined) return;
+    if (open === this.lastOpen && s.position === this.lastEnd && s.result === this.lastResult && s.anchor === this.lastAnchor) return;
+    this.lastOpen = open;
+    this.lastEnd = s.position;
+    this.lastResult = s.result;
+    this.lastAnchor = s.anchor;
+    this.unusual = this.values(s) ?? this.writing(s, open, openLine);
+  };
+
+  /**
+   * What the `yaml` path reports in values, checked here so that most files need no second walk:
+   * non-finite numbers, null keys (js-yaml makes "null" of them, the `yaml` path ""), nesting and
+   * size near the limits. Merge keys are noted, for the copier to apply.
+   */
+  private values(s: ListenerState): string | undefined {
+    if (++this.nodes > this.budget) return 'a document near the node limit';
+    if (s.depth >= MAX_DEPTH - 1) return 'a document near the depth limit';
+    const result = s.result;
+    if (typeof result === 'number') return Number.isFinite(result) ? undefined : 'a number that is not finite';
+    if (s.kind === 'mapping' && result !== null && typeof result === 'object') {
+      if (hasOwn(result, 'null')) return 'a null key';
+      if (hasOwn(result, MERGE_KEY)) this.merges = true;
+    }
+    return undefined;
+  }
+
+  /** What js-yaml reads otherwise than the `yaml` path, or takes where that refuses. */
+  private writing(s: ListenerState, open: number, openLine: number): string | undefined {
+    const key = s.input.charCodeAt(skipSpace(s.input, s.position)) === 58; /* : */
+    // A collection, alias or empty node used as a key (`[a]: b`, `{[a], b: c}`): js-yaml would
+    // make text of it.
+    if ((s.kind !== 'scalar' || s.result === null) && (key || (this.inFlowMapping(s.input) && !afterColon(s.input, open)))) {
+      return 'a key that is not text';
+    }
+    // `"a"#c`: the `yaml` path wants a space before a comment, js-yaml does not.
+    if (s.input.charCodeAt(s.position) === 35 /* # */ && !isSpace(s.input.charCodeAt(s.position - 1))) {
+      return 'a comment without a space before it';
+    }
+    // The `yaml` path refuses implicit keys over 1024 characters.
+    if (key && s.position - open > 1000) return 'a long key';
+    // js-yaml registers a collection's anchor after its content, so an alias picks another node.
+    if (s.anchor !== null && this.redefines(s)) return 'an anchor defined twice';
+    const content = skipProperties(s.input, open);
+    if (content < 0) return 'a tag, or an anchor the `yaml` path refuses';
+    // `"<<": x` is an ordinary key to the `yaml` path; in js-yaml's output it looks like a merge.
+    if (key && s.result === MERGE_KEY && s.input.charCodeAt(content) !== 60 /* < */) return 'a quoted merge key';
+    if (s.kind === 'scalar' ? s.line !== openLine || isBlockScalar(s.input.charCodeAt(content)) : s.kind !== null) {
+      return this.oddNode(s.input, content, s.position, s.kind!, s.depth);
+    }
+    return undefined;
+  }
+
+  /** Is the node around the one just closed a flow mapping (`{...}`)? */
+  private inFlowMapping(input: string): boolean {
+    const parent = this.opened[this.opened.length - 2];
+    return parent !== undefined && input.charCodeAt(skipProperties(input, parent)) === 123; /* { */
+  }
+
+  private documentStart(s: ListenerState): void {
+    this.nodes = 0;
+    // A document that starts with an anchor: the `yaml` path places its start after it.
+    if (s.input.charCodeAt(s.position) === 38 /* & */) this.unusual ??= 'an anchor on a document';
+    // An indented document: js-yaml and the `yaml` path find its end in different places.
+    if (s.position > s.lineStart && s.input.charCodeAt(s.lineStart) === 32) this.unusual ??= 'an indented document';
+    this.starts[s.documents.length] = { offset: s.position, line: s.line, column: s.position - s.lineStart };
+  }
+
+  /**
+   * Anchors of this document and their values. js-yaml closes some nodes twice (the same value);
+   * an anchor defined again with another value is where it and the `yaml` path may disagree.
+   */
+  private redefines(s: ListenerState): boolean {
+    if (this.anchorsOf !== s.documents.length) {
+      this.anchorsOf = s.documents.length;
+      this.anchors = new Map();
+    }
+    if (this.anchors.has(s.anchor!)) return !Object.is(this.anchors.get(s.anchor!), s.result);
+    this.anchors.set(s.anchor!, s.result);
+    return false;
+  }
+
+  /**
+   * A node written in a way the `yaml` path refuses and js-yaml takes, or reads otherwise: a block
+   * collection that starts on the line of its key (`a: b: c`) or of `---`; a block scalar with an
+   * indentation indicator (`|2`); a flow scalar or collection whose further lines are not indented
+   * past the line it starts on.
+   */
+  private oddNode(input: string, content: number, end: number, kind: string, depth: number): string | undefined {
+    const c = input.charCodeAt(content);
+    if (kind !== 'scalar' && c !== 123 /* { */ && c !== 91 /* [ */) {
+      const prefix = input.slice(lineStartOf(input, content), content);
+      if (!BLOCK_COLLECTION_PREFIX.test(prefix)) return 'a block collection on the line of its key';
+      // At the top, js-yaml takes entries at different columns (` - a` then `- b`).
+      if (depth === 1 && prefix !== '') return 'an indented document';
+      // Further in, it takes an entry left of its collection into it (`  - a` then `- b`).
+      return this.outdented(input, content, end, prefix.length, true) ? 'an entry left of its collection' : undefined;
+    }
+    if (isBlockScalar(c)) {
+      for (let i = content + 1; i < input.length && !' \t\r\n#'.includes(input[i]!); i++) {
+        const d = input.charCodeAt(i);
+        if (d >= 48 && d <= 57) return 'a block scalar indentation indicator';
+      }
+      return undefined;
+    }
+    return this.outdented(input, content, end, parentColumn(input, content) + 1, false) ? 'a line not indented' : undefined;
+  }
+
+  /**
+   * Does a line of the node (after its first, not blank) start left of `column`? A `#` line is a
+   * comment between entries of a collection, but text inside a scalar.
+   */
+  private outdented(input: string, content: number, end: number, column: number, comments: boolean): boolean {
+    if (column === 0) return false;
+    const lineBreak = input.indexOf('\n', content);
+    if (lineBreak === -1 || lineBreak >= end) return false;
+    for (let line = lineBreak + 1; line < end; line = input.indexOf('\n', line) + 1 || end) {
+      const indent = indentOf(input, line);
+      const next = input.charCodeAt(line + indent);
+      if (next === 10 || next === 13 || (comments && next === 35) /* # */) continue;
+      if (line + indent < end && indent < column) return true;
+    }
+    return false;
+  }
+}
