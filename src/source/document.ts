@@ -3,7 +3,6 @@ import { NO_STRINGS, readFast } from './fast-document.js';
 import { dottedPath, fieldPrefix } from './field-path.js';
 import { declaresWsyncApiVersion, interpolateDocument } from './interpolate-document.js';
 import type { SecretSources } from './interpolate.js';
-import { locationsOnDemand } from './lazy-locations.js';
 import { readWithYaml, type YamlDocument } from './yaml-document.js';
 
 /** What a document the fast path read has reported: nothing (it declines anything to report). */
@@ -84,7 +83,7 @@ export function parseFile(text: string, file: string, sources: SecretSources): P
     documents: fast.map((doc) => ({
       value: doc.value,
       start: doc.start,
-      locations: locationsOnDemand(doc.locations),
+      locations: doc.locations,
       interpolated: doc.interpolated,
       written: doc.written,
       reported: NOTHING_REPORTED,

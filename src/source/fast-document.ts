@@ -6,6 +6,7 @@ import { declinedText, Guard } from './fast-guard.js';
 import { hasOwn, MERGE_KEY } from './field-path.js';
 import { declaresWsyncApiVersion, interpolateDocument } from './interpolate-document.js';
 import type { SecretSources } from './interpolate.js';
+import { locationsOnDemand, type LocationSource } from './lazy-locations.js';
 import { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_DOCUMENT_NODES } from './limits.js';
 import { readWithYaml } from './yaml-document.js';
 
@@ -15,8 +16,8 @@ import { readWithYaml } from './yaml-document.js';
 // position. What it takes, it must read exactly as the `yaml` path does: test/source/fast-path
 // checks that on generated documents. Positions are computed on demand, by the `yaml` path.
 
-/** A document's location map, computed by the `yaml` path on first use, for all of a file at once. */
-class LazyLocations {
+/** The location maps of a file's documents, computed by the `yaml` path on first use, all at once. */
+class FileLocations implements LocationSource {
   private byStart: Map<number, Record<string, SourceLocation>> | undefined;
 
   constructor(
@@ -24,7 +25,7 @@ class LazyLocations {
     private readonly file: string,
   ) {}
 
-  of(startOffset: number, start: SourceLocation): Record<string, SourceLocation> {
+  locationsAt(startOffset: number, start: SourceLocation): Record<string, SourceLocation> {
     if (this.byStart === undefined) {
       this.byStart = new Map();
       for (const doc of readWithYaml(this.text, this.file).documents) this.byStart.set(doc.startOffset, doc.locations);
@@ -121,8 +122,8 @@ export interface FastDocument {
   start: SourceLocation;
   interpolated: string[];
   written: ReadonlyMap<string, string>;
-  /** The document's location map, computed on first call. */
-  locations: () => Record<string, SourceLocation>;
+  /** The document's location map, computed on first use (see lazy-locations.ts). */
+  locations: Record<string, SourceLocation>;
 }
 
 /**
@@ -154,7 +155,7 @@ export function readFastOrDecline(text: string, file: string, sources: SecretSou
   const placeholders = text.includes('${');
   // Positions come from the `yaml` path reading the same text: js-yaml's copy of it, which its
   // strings keep alive anyway, rather than a second one (it only has a NUL, maybe a line break, added).
-  const lazy = new LazyLocations(guard.input.endsWith('\0') ? guard.input.slice(0, -1) : text, file);
+  const lazy = new FileLocations(guard.input.endsWith('\0') ? guard.input.slice(0, -1) : text, file);
   const out: FastDocument[] = [];
   try {
     for (let i = 0; i < raws.length; i++) {
@@ -176,8 +177,7 @@ export function readFastOrDecline(text: string, file: string, sources: SecretSou
         ({ interpolated, written } = secrets);
       }
       const start = { file, line: at.line + 1, column: at.column + 1 };
-      const startOffset = at.offset;
-      out.push({ value, start, interpolated, written, locations: () => lazy.of(startOffset, start) });
+      out.push({ value, start, interpolated, written, locations: locationsOnDemand(lazy, at.offset, start) });
     }
   } catch (err) {
     if (err instanceof Declined) return { declined: err.message };

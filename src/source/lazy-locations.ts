@@ -2,20 +2,27 @@ import type { SourceLocation } from '../core/types.js';
 
 type Locations = Record<string, SourceLocation>;
 
-/** What fills a record that nobody has read yet. */
-const pending = new WeakMap<Locations, () => Locations>();
-
-/** Fills the record on first use; from then on it is an ordinary object behind the proxy. */
-function filled(target: Locations): Locations {
-  const compute = pending.get(target);
-  if (compute !== undefined) {
-    pending.delete(target);
-    Object.assign(target, compute());
-  }
-  return target;
+/** What computes the location maps of one file's documents (all of them at once, when first asked). */
+export interface LocationSource {
+  locationsAt(startOffset: number, start: SourceLocation): Locations;
 }
 
-const handler: ProxyHandler<Locations> = {
+/** Behind each proxy: where to get the record from, and the record once it has been got. */
+class Pending {
+  filled: Locations | undefined;
+
+  constructor(
+    readonly source: LocationSource,
+    readonly startOffset: number,
+    readonly start: SourceLocation,
+  ) {}
+}
+
+function filled(target: Pending): Locations {
+  return (target.filled ??= target.source.locationsAt(target.startOffset, target.start));
+}
+
+const handler: ProxyHandler<Pending> = {
   get: (target, key) => Reflect.get(filled(target), key),
   has: (target, key) => Reflect.has(filled(target), key),
   ownKeys: (target) => Reflect.ownKeys(filled(target)),
@@ -23,14 +30,13 @@ const handler: ProxyHandler<Locations> = {
   set: (target, key, value) => Reflect.set(filled(target), key, value),
   deleteProperty: (target, key) => Reflect.deleteProperty(filled(target), key),
   defineProperty: (target, key, descriptor) => Reflect.defineProperty(filled(target), key, descriptor),
+  getPrototypeOf: (target) => Reflect.getPrototypeOf(filled(target)),
 };
 
 /**
- * A location map computed on first use. To its readers it is an ordinary record (index it, list
- * its keys, compare it, spread it); a tree with nothing to report never pays for it.
+ * A document's location map, computed on first use. To its readers it is an ordinary record (index
+ * it, list its keys, compare it, spread it); a tree with nothing to report never pays for it.
  */
-export function locationsOnDemand(compute: () => Locations): Locations {
-  const target: Locations = {};
-  pending.set(target, compute);
-  return new Proxy(target, handler);
+export function locationsOnDemand(source: LocationSource, startOffset: number, start: SourceLocation): Locations {
+  return new Proxy(new Pending(source, startOffset, start), handler) as unknown as Locations;
 }

@@ -42,7 +42,7 @@ function checkAgreement(text: string): 'fast' | 'declined' {
     expect(doc.start, text).toEqual(other.start);
     expect([...doc.interpolated].sort(), text).toEqual([...other.interpolated].sort());
     expect(doc.written, text).toEqual(other.written);
-    expect(doc.locations(), text).toEqual(other.locations);
+    expect(doc.locations, text).toEqual(other.locations);
   });
   // And parseFile, which wsync calls, gives what the yaml path gives.
   const chosen = parseFile(text, 'f.yaml', sources());

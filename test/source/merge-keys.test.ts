@@ -15,7 +15,7 @@ function bothPaths(text: string): void {
   expect(fast, 'the fast path takes merge keys').toBeDefined();
   const exact = parseFileWithYaml(text, 'r.yaml', sources());
   expect(fast?.map((d) => d.value)).toEqual(exact.documents.map((d) => d.value));
-  expect(fast?.map((d) => d.locations())).toEqual(exact.documents.map((d) => d.locations));
+  expect(fast?.map((d) => d.locations)).toEqual(exact.documents.map((d) => d.locations));
   expect(fast?.map((d) => d.interpolated)).toEqual(exact.documents.map((d) => d.interpolated));
 }
 
