@@ -24,10 +24,24 @@ const TAB_INDENT = /^ *\t/m;
 const EXPLICIT_KEY = /(?:^|[\s[{,])\?(?:[ \t\r\n]|$)/m;
 /** What anchor and alias names are made of here; anything else is left to the `yaml` path. */
 const NAME_CHAR = /[\w.-]/;
-const LAST_LINE_BLANK = /\n[ \t]+$/;
-const MARKER_AND_TEXT = /^(?:---|\.\.\.)[^\s]|^\.\.\.[ \t]+[^\s#]/m;
+const LAST_LINE_BLANK = /^\n[ \t]+$/;
 /** What may stand before a block collection on its first line: indentation, `- ` indicators, properties. */
 const BLOCK_COLLECTION_PREFIX = /^ *(?:(?:-|&\S+|!\S*) +)*$/;
+
+/** A line that starts with `marker` and goes on with text: `---x`, or `... x` (after `...` only a comment). */
+function markerAndText(text: string, marker: string): boolean {
+  for (let i = text.startsWith(marker) ? 0 : text.indexOf(`\n${marker}`); i !== -1; i = text.indexOf(`\n${marker}`, i + 1)) {
+    let after = i + (text.charCodeAt(i) === 10 ? 1 : 0) + marker.length;
+    const c = text.charCodeAt(after);
+    if (after < text.length && !isSpace(c)) return true;
+    if (marker === '...') {
+      while (text.charCodeAt(after) === 32 || text.charCodeAt(after) === 9) after++;
+      const next = text.charCodeAt(after);
+      if (after < text.length && next !== 10 && next !== 13 && next !== 35 /* # */) return true;
+    }
+  }
+  return false;
+}
 
 function count(text: string, char: string): number {
   let n = 0;
@@ -44,12 +58,12 @@ export function declinedText(text: string): string | undefined {
   // The `yaml` path reads some text after a byte order mark otherwise (`\ufeff- a: 1`).
   if (text.includes('\ufeff')) return 'a byte order mark';
   // js-yaml ends the text with a line break, which a `|+` scalar there would keep.
-  if (LAST_LINE_BLANK.test(text)) return 'a blank last line without a line break';
+  if (LAST_LINE_BLANK.test(text.slice(text.lastIndexOf('\n')))) return 'a blank last line without a line break';
   // Tabs in indentation: the `yaml` path refuses them, js-yaml takes some.
   if (text.includes('\t') && TAB_INDENT.test(text)) return 'a tab in indentation';
   if (text.includes('?') && EXPLICIT_KEY.test(text)) return 'an explicit key';
   // `---x` is text to the `yaml` path, a document start and `x` to js-yaml; `... x` an error.
-  if (MARKER_AND_TEXT.test(text)) return 'a document marker followed by text';
+  if (markerAndText(text, '---') || markerAndText(text, '...')) return 'a document marker followed by text';
   // Aliases per document are limited; counted per file (and every `*`) it is a safe bound.
   return count(text, '*') > MAX_ALIASES ? 'many aliases' : undefined;
 }
@@ -204,10 +218,11 @@ export class Guard {
 
   /** What js-yaml reads otherwise than the `yaml` path, or takes where that refuses. */
   private writing(s: ListenerState, open: number, openLine: number): string | undefined {
-    const key = s.input.charCodeAt(skipSpace(s.input, s.position)) === 58; /* : */
+    // Whether the node is a key matters only for the few checks below that read `key()`.
+    const key = (): boolean => s.input.charCodeAt(skipSpace(s.input, s.position)) === 58; /* : */
     // A collection, alias or empty node used as a key (`[a]: b`, `{[a], b: c}`): js-yaml would
     // make text of it.
-    if ((s.kind !== 'scalar' || s.result === null) && (key || (this.inFlowMapping(s.input) && !afterColon(s.input, open)))) {
+    if ((s.kind !== 'scalar' || s.result === null) && (key() || (this.inFlowMapping(s.input) && !afterColon(s.input, open)))) {
       return 'a key that is not text';
     }
     // `"a"#c`: the `yaml` path wants a space before a comment, js-yaml does not.
@@ -215,13 +230,13 @@ export class Guard {
       return 'a comment without a space before it';
     }
     // The `yaml` path refuses implicit keys over 1024 characters.
-    if (key && s.position - open > 1000) return 'a long key';
+    if (s.position - open > 1000 && key()) return 'a long key';
     // js-yaml registers a collection's anchor after its content, so an alias picks another node.
     if (s.anchor !== null && this.redefines(s)) return 'an anchor defined twice';
     const content = skipProperties(s.input, open);
     if (content < 0) return 'a tag, or an anchor the `yaml` path refuses';
     // `"<<": x` is an ordinary key to the `yaml` path; in js-yaml's output it looks like a merge.
-    if (key && s.result === MERGE_KEY && s.input.charCodeAt(content) !== 60 /* < */) return 'a quoted merge key';
+    if (s.result === MERGE_KEY && s.input.charCodeAt(content) !== 60 /* < */ && key()) return 'a quoted merge key';
     if (s.kind === 'scalar' ? s.line !== openLine || isBlockScalar(s.input.charCodeAt(content)) : s.kind !== null) {
       return this.oddNode(s.input, content, s.position, s.kind!, s.depth);
     }
