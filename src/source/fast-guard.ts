@@ -25,8 +25,6 @@ const EXPLICIT_KEY = /(?:^|[\s[{,])\?(?:[ \t\r\n]|$)/m;
 /** What anchor and alias names are made of here; anything else is left to the `yaml` path. */
 const NAME_CHAR = /[\w.-]/;
 const LAST_LINE_BLANK = /^\n[ \t]+$/;
-/** What may stand before a block collection on its first line: indentation, `- ` indicators, properties. */
-const BLOCK_COLLECTION_PREFIX = /^ *(?:(?:-|&\S+|!\S*) +)*$/;
 
 /** A line that starts with `marker` and goes on with text: `---x`, or `... x` (after `...` only a comment). */
 function markerAndText(text: string, marker: string): boolean {
@@ -114,6 +112,30 @@ function afterColon(input: string, open: number): boolean {
   let i = open - 1;
   while (i >= 0 && isSpace(input.charCodeAt(i))) i--;
   return input.charCodeAt(i) === 58; /* : */
+}
+
+/** Is the node that just closed a key (a `:` follows it)? */
+function isKey(s: ListenerState): boolean {
+  return s.input.charCodeAt(skipSpace(s.input, s.position)) === 58; /* : */
+}
+
+/**
+ * What may stand before a block collection on its first line: indentation, `- ` indicators and
+ * properties (`&a `), nothing else (`a: b: c`, `--- a: b` are refused by the `yaml` path).
+ */
+function blockCollectionPrefix(input: string, lineStart: number, content: number): boolean {
+  for (let i = lineStart; i < content; ) {
+    const c = input.charCodeAt(i);
+    if (c === 32) {
+      i++;
+    } else if (c === 45 /* - */ || c === 38 /* & */ || c === 33 /* ! */) {
+      if (c === 45 && input.charCodeAt(i + 1) !== 32) return false;
+      while (i < content && input.charCodeAt(i) !== 32) i++;
+    } else {
+      return false;
+    }
+  }
+  return true;
 }
 
 function isSpace(c: number): boolean {
@@ -218,11 +240,9 @@ export class Guard {
 
   /** What js-yaml reads otherwise than the `yaml` path, or takes where that refuses. */
   private writing(s: ListenerState, open: number, openLine: number): string | undefined {
-    // Whether the node is a key matters only for the few checks below that read `key()`.
-    const key = (): boolean => s.input.charCodeAt(skipSpace(s.input, s.position)) === 58; /* : */
     // A collection, alias or empty node used as a key (`[a]: b`, `{[a], b: c}`): js-yaml would
     // make text of it.
-    if ((s.kind !== 'scalar' || s.result === null) && (key() || (this.inFlowMapping(s.input) && !afterColon(s.input, open)))) {
+    if ((s.kind !== 'scalar' || s.result === null) && (isKey(s) || (this.inFlowMapping(s.input) && !afterColon(s.input, open)))) {
       return 'a key that is not text';
     }
     // `"a"#c`: the `yaml` path wants a space before a comment, js-yaml does not.
@@ -230,15 +250,15 @@ export class Guard {
       return 'a comment without a space before it';
     }
     // The `yaml` path refuses implicit keys over 1024 characters.
-    if (s.position - open > 1000 && key()) return 'a long key';
+    if (s.position - open > 1000 && isKey(s)) return 'a long key';
     // js-yaml registers a collection's anchor after its content, so an alias picks another node.
     if (s.anchor !== null && this.redefines(s)) return 'an anchor defined twice';
     const content = skipProperties(s.input, open);
     if (content < 0) return 'a tag, or an anchor the `yaml` path refuses';
     // `"<<": x` is an ordinary key to the `yaml` path; in js-yaml's output it looks like a merge.
-    if (s.result === MERGE_KEY && s.input.charCodeAt(content) !== 60 /* < */ && key()) return 'a quoted merge key';
+    if (s.result === MERGE_KEY && s.input.charCodeAt(content) !== 60 /* < */ && isKey(s)) return 'a quoted merge key';
     if (s.kind === 'scalar' ? s.line !== openLine || isBlockScalar(s.input.charCodeAt(content)) : s.kind !== null) {
-      return this.oddNode(s.input, content, s.position, s.kind!, s.depth);
+      return this.oddNode(s, content);
     }
     return undefined;
   }
@@ -278,15 +298,18 @@ export class Guard {
    * indentation indicator (`|2`); a flow scalar or collection whose further lines are not indented
    * past the line it starts on.
    */
-  private oddNode(input: string, content: number, end: number, kind: string, depth: number): string | undefined {
+  private oddNode(s: ListenerState, content: number): string | undefined {
+    const { input, position: end, kind } = s;
     const c = input.charCodeAt(content);
     if (kind !== 'scalar' && c !== 123 /* { */ && c !== 91 /* [ */) {
-      const prefix = input.slice(lineStartOf(input, content), content);
-      if (!BLOCK_COLLECTION_PREFIX.test(prefix)) return 'a block collection on the line of its key';
+      const lineStart = lineStartOf(input, content);
+      if (!blockCollectionPrefix(input, lineStart, content)) return 'a block collection on the line of its key';
       // At the top, js-yaml takes entries at different columns (` - a` then `- b`).
-      if (depth === 1 && prefix !== '') return 'an indented document';
-      // Further in, it takes an entry left of its collection into it (`  - a` then `- b`).
-      return this.outdented(input, content, end, prefix.length, true) ? 'an entry left of its collection' : undefined;
+      if (s.depth === 1 && content > lineStart) return 'an indented document';
+      // After an empty item (`-` alone on its line) js-yaml reads on without checking the column,
+      // taking an entry left of the sequence into it (`  -` then `- b`).
+      if (kind !== 'sequence' || !(s.result as unknown[]).includes(null)) return undefined;
+      return this.outdented(input, content, end, content - lineStart, true) ? 'an entry left of its collection' : undefined;
     }
     if (isBlockScalar(c)) {
       for (let i = content + 1; i < input.length && !' \t\r\n#'.includes(input[i]!); i++) {

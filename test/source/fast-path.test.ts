@@ -66,8 +66,9 @@ describe('the fast path and the yaml path', () => {
     );
     // The fast path declines only the rare constructs it cannot vouch for: most of what the yaml
     // path reads cleanly, it reads too (a generator whose output both refuse would prove nothing).
-    expect(clean).toBeGreaterThan(RUNS / 10);
-    expect(fast).toBeGreaterThan(clean * 0.6);
+    // (Bounds far below what runs give, about 14% clean and 80% of those taken, not to be flaky.)
+    expect(clean).toBeGreaterThan(RUNS / 20);
+    expect(fast).toBeGreaterThan(clean / 2);
   });
 
   it('agree on text cut and spliced from YAML tokens, whatever the fast path takes', () => {
