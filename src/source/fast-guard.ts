@@ -194,31 +194,21 @@ export class Guard {
   merges = false;
   /** Nodes closed in the current document (some twice: an upper bound). */
   private nodes = 0;
-  /** The node closed last: js-yaml closes some nodes twice, and once is enough to check. */
-  private lastOpen = -1;
-  private lastEnd = -1;
-  private lastResult: unknown;
-  private lastAnchor: string | null = null;
 
   constructor(private readonly budget: number) {}
 
   readonly listener = (event: 'open' | 'close', state: unknown): void => {
     const s = state as ListenerState;
     if (event === 'open') {
-      this.input = s.input;
+      if (this.input === '') this.input = s.input;
       this.opened.push(s.position, s.line);
       if (s.depth === 1) this.documentStart(s);
       return;
     }
     const openLine = this.opened.pop() ?? s.line;
     const open = this.opened.pop() ?? s.position;
-    if (this.unusual !== undefined) return;
-    if (open === this.lastOpen && s.position === this.lastEnd && s.result === this.lastResult && s.anchor === this.lastAnchor) return;
-    this.lastOpen = open;
-    this.lastEnd = s.position;
-    this.lastResult = s.result;
-    this.lastAnchor = s.anchor;
-    this.unusual = this.values(s) ?? this.writing(s, open, openLine);
+    // (js-yaml closes some nodes twice; checking one twice does no harm.)
+    if (this.unusual === undefined) this.unusual = this.values(s) ?? this.writing(s, open, openLine);
   };
 
   /**
