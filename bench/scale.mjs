@@ -2,7 +2,8 @@
 // and 50k resources: the floor (a node process parsing the same files with js-yaml 4 `loadAll`),
 // `wsync validate` and a no-op `wsync plan` against the emulator, each a whole process: wall time
 // (median of 3, the three interleaved so that noise falls on all alike), peak RSS (max of 3) and
-// the ratio to the floor measured in the same run. Targets apply at 10k.
+// the ratio to the floor measured in the same run. Targets apply at 10k. The CPU time ratios
+// (user + system of the measured process) say the same with less noise on a shared machine.
 // WSYNC_BENCH_SIZES=1000,10000 picks sizes; WSYNC_BENCH_SHAPES=example picks shapes.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -56,7 +57,11 @@ async function measureTree(root, dist, shape, size) {
       runs.validate.push(checked(await runWsync(root, ['validate', dir], limits), 'validate'));
       runs.plan.push(checked(await runWsync(root, ['plan', dir, '--state-dir', stateDir, '--detailed-exitcode'], env), 'plan (not a no-op?)'));
     }
-    const of = (list) => ({ ms: median(list.map((r) => r.wallMs)), mb: Math.max(...list.map((r) => r.maxRssMb)) });
+    const of = (list) => ({
+      ms: median(list.map((r) => r.wallMs)),
+      cpuMs: median(list.map((r) => r.cpuMs)),
+      mb: Math.max(...list.map((r) => r.maxRssMb)),
+    });
     return { shape, size, resources, floor: of(runs.floor), validate: of(runs.validate), plan: of(runs.plan) };
   } finally {
     await emulator.close();
@@ -73,11 +78,14 @@ function rowsOf(m) {
   return [
     { name: `${label}: floor (js-yaml loadAll) wall`, value: Math.round(m.floor.ms), unit: 'ms' },
     { name: `${label}: floor peak RSS`, value: Math.round(m.floor.mb), unit: 'MB' },
+    { name: `${label}: floor CPU (user + system)`, value: Math.round(m.floor.cpuMs), unit: 'ms' },
     { name: `${label}: validate wall`, value: Math.round(m.validate.ms), unit: 'ms' },
     { name: `${label}: validate / floor`, value: validateRatio, unit: 'x', ...target(`< ${TARGETS.validateRatio}`, validateRatio < TARGETS.validateRatio) },
+    { name: `${label}: validate CPU / floor CPU`, value: m.validate.cpuMs / m.floor.cpuMs, unit: 'x' },
     { name: `${label}: validate peak RSS`, value: Math.round(m.validate.mb), unit: 'MB', ...target(`< ${TARGETS.validateMb}`, m.validate.mb < TARGETS.validateMb) },
     { name: `${label}: no-op plan wall`, value: Math.round(m.plan.ms), unit: 'ms' },
     { name: `${label}: no-op plan / floor`, value: planRatio, unit: 'x', ...target(`< ${TARGETS.planRatio}`, planRatio < TARGETS.planRatio) },
+    { name: `${label}: no-op plan CPU / floor CPU (wsync's process only)`, value: m.plan.cpuMs / m.floor.cpuMs, unit: 'x' },
     { name: `${label}: no-op plan peak RSS`, value: Math.round(m.plan.mb), unit: 'MB', ...target(`< ${TARGETS.planMb}`, m.plan.mb < TARGETS.planMb) },
   ];
 }

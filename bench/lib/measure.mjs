@@ -12,7 +12,7 @@ export function runWsync(root, args, env = {}) {
   return runNode(root, join(root, 'bin', 'wsync.js'), args, env);
 }
 
-/** `node --import report-rss SCRIPT ...args` as a whole process: wall time, peak RSS and output. */
+/** `node --import report-rss SCRIPT ...args` as a whole process: wall time, CPU time, peak RSS and output. */
 export function runNode(root, script, args, env = {}) {
   const tmp = mkdtempSync(join(tmpdir(), 'wsync-bench-rss-'));
   const rssFile = join(tmp, 'rss');
@@ -31,13 +31,14 @@ export function runNode(root, script, args, env = {}) {
     child.on('close', (code) => {
       const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
       let maxRssBytes = NaN;
+      let cpuMicros = NaN;
       try {
-        maxRssBytes = Number(readFileSync(rssFile, 'utf8'));
+        [maxRssBytes, cpuMicros] = readFileSync(rssFile, 'utf8').split(' ').map(Number);
       } catch {
         // the process died before its exit hook ran
       }
       rmSync(tmp, { recursive: true, force: true });
-      resolve({ code, wallMs, maxRssMb: maxRssBytes / (1024 * 1024), stdout, stderr });
+      resolve({ code, wallMs, cpuMs: cpuMicros / 1000, maxRssMb: maxRssBytes / (1024 * 1024), stdout, stderr });
     });
   });
 }
