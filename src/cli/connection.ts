@@ -26,6 +26,13 @@ export function addConnectionOptions(cmd: Command): Command {
     .addOption(new Option('--timeout <ms>', 'timeout of each HTTP attempt in milliseconds (default 30000)').argParser(parseTimeout));
 }
 
+/** For commands that read DIR/wsync.yaml: let its url, orgId, tokenFile and insecure count (config-trust.ts). */
+export function addTrustConfigOption(cmd: Command): Command {
+  return cmd.addOption(
+    new Option('--trust-config', "use DIR/wsync.yaml's url, orgId, tokenFile and insecure; never where a pull request's files are planned (env WSYNC_TRUST_CONFIG=1)"),
+  );
+}
+
 function parseTimeout(value: string): number {
   const ms = Number(value);
   if (!Number.isFinite(ms) || ms <= 0) throw new InvalidArgumentError('expected a positive number of milliseconds');

@@ -1,11 +1,13 @@
 // The one path every setting takes: flags, then the environment, then DIR/wsync.yaml (DESIGN.md
-// "Configuration"). What the layers below receive is the typed result, never the flags.
+// "Configuration"), except where the token goes: the file alone never decides that (config-trust.ts).
+// What the layers below receive is the typed result, never the flags.
 import { ConfigError } from '../api/errors.js';
 import type { ConnectionConfig } from '../api/types.js';
-import { formatDiagnostic } from '../core/diagnostics.js';
+import { formatDiagnostic, sortDiagnostics } from '../core/diagnostics.js';
 import type { Diagnostic } from '../core/types.js';
 import type { WorkspaceConfig } from '../generated/spec-types.js';
-import { configAsEnv, readWorkspaceConfig } from '../source/config.js';
+import { configAsEnv, readWorkspaceConfig, type WorkspaceConfigResult } from '../source/config.js';
+import { untrustedRouting } from './config-trust.js';
 import { resolveConnection, type ConnectionFlags } from './connection.js';
 
 /** The flags every command that talks to the API shares (strings as commander hands them over). */
@@ -15,6 +17,8 @@ export interface SettingsFlags {
   tokenFile?: string;
   orgId?: string;
   insecure?: boolean;
+  /** Take url, orgId, tokenFile and insecure from DIR/wsync.yaml too (the tree is trusted). */
+  trustConfig?: boolean;
   timeout?: string | number;
   stateDir?: string;
   secretsDir?: string;
@@ -39,14 +43,17 @@ export interface LayeredEnvironment {
   notifications?: WorkspaceConfig['notifications'];
   /** Problems of wsync.yaml, naming its line and field. */
   diagnostics: Diagnostic[];
+  /** wsync.yaml's own settings and where they are. */
+  config: WorkspaceConfig;
+  positions: WorkspaceConfigResult['positions'];
 }
 
 /** The environment over DIR/wsync.yaml; without a DIR (export writes one), the environment alone. */
 export function layeredEnvironment(dir: string | undefined, env: Record<string, string | undefined>): LayeredEnvironment {
-  const { config, diagnostics } = dir === undefined ? { config: {}, diagnostics: [] } : readWorkspaceConfig(dir);
+  const { config, diagnostics, positions } = dir === undefined ? { config: {}, diagnostics: [], positions: {} } : readWorkspaceConfig(dir);
   const merged: Record<string, string | undefined> = { ...configAsEnv(config) };
   for (const [key, value] of Object.entries(env)) if (value !== undefined && value !== '') merged[key] = value;
-  const layered: LayeredEnvironment = { env: merged, diagnostics };
+  const layered: LayeredEnvironment = { env: merged, diagnostics, config, positions };
   if (config.timeoutMs !== undefined) layered.timeoutMs = config.timeoutMs;
   if (config.notifications !== undefined) layered.notifications = config.notifications;
   return layered;
@@ -73,6 +80,8 @@ export function resolveSettings(
 ): CommandSettings {
   const layered = layeredEnvironment(dir, env);
   if (layered.diagnostics.length > 0) throw new ConfigError(layered.diagnostics.map(formatDiagnostic).join('\n'));
+  const refused = untrustedRouting(layered.config, layered.positions, flags, env);
+  if (refused.length > 0) throw new ConfigError(sortDiagnostics(refused).map(formatDiagnostic).join('\n'));
   const merged = layered.env;
   const connection = resolveConnection(connectionFlagsOf(flags, layered.timeoutMs), merged);
   const settings: CommandSettings = { connection, env: merged };

@@ -66,7 +66,7 @@ share?: ("create" | "read" | "delete")[]
 }
 
 /**
- * Optional wsync.yaml at the root of the directory: connection and paths for plan, apply and run. Flags and environment variables win over it. Never put a token here.
+ * Optional wsync.yaml at the root of the directory: connection and paths for plan, apply and run. Flags and environment variables win over it. Never put a token here. url, orgId, tokenFile and insecure: true decide where the token goes, so they are refused unless a flag or the environment sets them too (then those win) or --trust-config / WSYNC_TRUST_CONFIG=1 says the tree is trusted.
  */
 export interface WorkspaceConfig {
 /**

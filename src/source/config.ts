@@ -13,6 +13,8 @@ export interface WorkspaceConfigResult {
   /** The settings, with paths made absolute against DIR. Empty when there is no wsync.yaml. */
   config: WorkspaceConfig;
   diagnostics: Diagnostic[];
+  /** Where each setting of the file is (its key), so that a refusal can name the line. */
+  positions: Partial<Record<keyof WorkspaceConfig, { line: number; column: number }>>;
 }
 
 const PATH_KEYS = ['tokenFile', 'secretsDir', 'stateDir'] as const;
@@ -23,12 +25,12 @@ const NOT_MESSAGE = 'a slack target takes its URL from urlFile or urlEnv (the UR
 /** Reads the optional DIR/wsync.yaml: connection and paths that flags and environment override. */
 export function readWorkspaceConfig(dir: string): WorkspaceConfigResult {
   const file = join(dir, CONFIG_FILE);
-  if (!existsSync(file)) return { config: {}, diagnostics: [] };
+  if (!existsSync(file)) return { config: {}, diagnostics: [], positions: {} };
   const decoded = decodeUtf8(readFileSync(file));
   if ('invalidAt' in decoded) {
     const { line, column } = decoded.invalidAt;
     const message = invalidUtf8Message(decoded.invalidAt);
-    return { config: {}, diagnostics: [{ severity: 'error', code: 'config', file: CONFIG_FILE, line, column, message }] };
+    return { config: {}, diagnostics: [{ severity: 'error', code: 'config', file: CONFIG_FILE, line, column, message }], positions: {} };
   }
   const { LineCounter, parseDocument, isMap } = yamlLibrary();
   const lines = new LineCounter();
@@ -51,6 +53,7 @@ export function readWorkspaceConfig(dir: string): WorkspaceConfigResult {
     return {
       config: {},
       diagnostics: [{ severity: 'error', code: 'config', file: CONFIG_FILE, line: pos.line, column: pos.col, message: first.message.split('\n')[0] ?? 'invalid YAML' }],
+      positions: {},
     };
   }
   const value: unknown = doc.toJS() ?? {};
@@ -65,6 +68,7 @@ export function readWorkspaceConfig(dir: string): WorkspaceConfigResult {
       diagnostics: [
         problem(nodeOf('token'), 'a token never belongs in a file in git: use tokenFile, --token-file or WSYNC_TOKEN', 'token'),
       ],
+      positions: {},
     };
   }
   const validate = validatorFor('config.json');
@@ -82,7 +86,7 @@ export function readWorkspaceConfig(dir: string): WorkspaceConfigResult {
           : `${field || 'wsync.yaml'}: ${e.keyword === 'not' ? NOT_MESSAGE : (e.message ?? 'invalid')}`;
       return problem(node ?? (path[0] ? nodeOf(path[0]) : doc.contents), what, field || undefined);
     });
-    return { config: {}, diagnostics };
+    return { config: {}, diagnostics, positions: {} };
   }
   const config = { ...(value as WorkspaceConfig) };
   for (const key of PATH_KEYS) {
@@ -100,7 +104,9 @@ export function readWorkspaceConfig(dir: string): WorkspaceConfigResult {
     });
     config.notifications = { ...config.notifications, targets };
   }
-  return { config, diagnostics: [] };
+  const positions: WorkspaceConfigResult['positions'] = {};
+  for (const key of Object.keys(config) as (keyof WorkspaceConfig)[]) positions[key] = at(nodeOf(key));
+  return { config, diagnostics: [], positions };
 }
 
 /** The config as the environment variables it stands in for, so flags > env > file falls out. */

@@ -7,7 +7,7 @@ const tree = (files: Files): string => scratch.tree(files);
 
 describe('wsync.yaml', () => {
   it('is optional', () => {
-    expect(readWorkspaceConfig(tree({}))).toEqual({ config: {}, diagnostics: [] });
+    expect(readWorkspaceConfig(tree({}))).toEqual({ config: {}, diagnostics: [], positions: {} });
   });
 
   it('reads connection settings and makes paths absolute against the directory', () => {

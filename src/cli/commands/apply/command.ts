@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { addConnectionOptions } from '../../connection.js';
+import { addConnectionOptions, addTrustConfigOption } from '../../connection.js';
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
 import { addPolicyOptions, type PolicyFlags } from '../../policy.js';
 import type { SettingsFlags } from '../../settings.js';
@@ -33,6 +33,7 @@ export function register(program: Command): void {
     .option('--no-color', 'no ANSI colours, even on a terminal')
     .option('--verbose', 'list unchanged objects in the plan too', false);
   addConnectionOptions(cmd);
+  addTrustConfigOption(cmd);
   addPolicyOptions(cmd);
   addLimitOptions(cmd);
   cmd.action(async (dir: string, options: ApplyFlags) => {

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { addConnectionOptions } from '../../connection.js';
+import { addConnectionOptions, addTrustConfigOption } from '../../connection.js';
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
 import { addPolicyOptions, type PolicyFlags } from '../../policy.js';
 import type { SettingsFlags } from '../../settings.js';
@@ -29,6 +29,7 @@ export function register(program: Command): void {
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
     .option('--stats', 'print the API requests made to stderr', false);
   addConnectionOptions(cmd);
+  addTrustConfigOption(cmd);
   addPolicyOptions(cmd);
   addLimitOptions(cmd);
   cmd.action(async (dir: string, options: PlanFlags) => {

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { addConnectionOptions } from '../../connection.js';
+import { addConnectionOptions, addTrustConfigOption } from '../../connection.js';
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
 import { addPolicyOptions, type PolicyFlags } from '../../policy.js';
 import type { SettingsFlags } from '../../settings.js';
@@ -37,6 +37,7 @@ export function register(program: Command): void {
     .option('--control-token-file <file>', 'enables POST /suspend, /resume, /reconcile for requests bearing this token (env WSYNC_CONTROL_TOKEN_FILE or WSYNC_CONTROL_TOKEN)')
     .option('--suspended', 'start suspended: plan and report, write nothing until `wsync ctl resume` (env WSYNC_SUSPEND=1)');
   addConnectionOptions(cmd);
+  addTrustConfigOption(cmd);
   addPolicyOptions(cmd);
   addLimitOptions(cmd);
   cmd.action(async (dir: string, options: RunFlags) => {

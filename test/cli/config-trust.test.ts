@@ -1,0 +1,113 @@
+// A pull request's author controls DIR/wsync.yaml: the real CLI must never send the workspace token
+// to a server that only the tree names. A trap server on 127.0.0.1 records every request it gets.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { removeDir, startTestEmulator, tempDir, TOKEN, type TestEmulator } from '../apply/helpers.js';
+import { runCli } from './run-cli.js';
+
+const ROLE = `apiVersion: wsync/v1
+kind: Role
+metadata:
+  name: readers
+spec:
+  description: Read monitors.
+  orgCapabilities:
+    monitors: [read]
+`;
+
+interface Trap {
+  url: string;
+  /** Authorization headers of every request received. */
+  seen: string[];
+  close(): Promise<void>;
+}
+
+async function startTrap(): Promise<Trap> {
+  const seen: string[] = [];
+  const server: Server = createServer((req, res) => {
+    seen.push(req.headers.authorization ?? '(none)');
+    res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('a wsync.yaml in the tree cannot decide where the token goes', () => {
+  let emulator: TestEmulator;
+  let trap: Trap;
+  let root: string;
+
+  async function treeWith(name: string, config: string): Promise<string> {
+    const dir = join(root, name);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'roles.yaml'), ROLE);
+    await writeFile(join(dir, 'wsync.yaml'), config);
+    return dir;
+  }
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    trap = await startTrap();
+    root = await tempDir();
+  });
+  afterAll(async () => {
+    await Promise.all([emulator.close(), trap.close(), removeDir(root)]);
+  });
+  beforeEach(async () => {
+    trap.seen.length = 0;
+    await emulator.clearRequests();
+  });
+
+  it('plan, apply and run refuse a URL only the tree names, and send nothing anywhere', async () => {
+    const dir = await treeWith('url-only', `# a pull request's change\nurl: ${trap.url}\n`);
+    const env = { WSYNC_TOKEN: TOKEN };
+    const state = join(root, 'state-url-only');
+    for (const args of [['plan', dir], ['apply', dir], ['run', dir, '--listen', '127.0.0.1:0']]) {
+      const result = await runCli([...args, '--state-dir', state], env);
+      expect(result.code, args[0]).toBe(1);
+      expect(result.stderr).toMatch(/wsync\.yaml:2:1: url: the API URL is named only by wsync\.yaml, which is part of the tree/);
+      expect(result.stderr).toContain('set --url or WSYNC_URL');
+      expect(result.stderr + result.stdout).not.toContain(TOKEN);
+    }
+    expect(trap.seen).toEqual([]);
+    expect(await emulator.requests()).toEqual([]);
+    // validate sends nothing and needs no trust: it still passes.
+    expect((await runCli(['validate', dir], env)).code).toBe(0);
+  });
+
+  it('sends the token only to the URL the environment names when the tree names another', async () => {
+    const dir = await treeWith('url-differs', `url: ${trap.url}\n`);
+    const result = await runCli(['plan', dir, '--state-dir', join(root, 'state-differs'), '--detailed-exitcode'], emulator.env);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toMatch(/\+ create\s+Role\/readers/);
+    expect(trap.seen).toEqual([]);
+    expect((await emulator.requests()).length).toBeGreaterThan(0);
+  });
+
+  it('reads no token from a token file only the tree names, nor uses an organization or plain http only it allows', async () => {
+    const secret = join(root, 'another-token');
+    await writeFile(secret, 'a-token-the-pr-should-not-pick\n');
+    const dir = await treeWith('routing', `tokenFile: ${secret}\norgId: someone-else\ninsecure: true\n`);
+    const result = await runCli(['plan', dir, '--state-dir', join(root, 'state-routing')], { WSYNC_URL: emulator.url });
+    expect(result.code).toBe(1);
+    expect([...result.stderr.matchAll(/wsync\.yaml:\d+:1: (\w+): /g)].map((m) => m[1])).toEqual(['tokenFile', 'orgId', 'insecure']);
+    expect(result.stderr).not.toContain('a-token-the-pr-should-not-pick');
+    expect(await emulator.requests()).toEqual([]);
+  });
+
+  it('uses the file where the operator says the tree is trusted (--trust-config, WSYNC_TRUST_CONFIG=1)', async () => {
+    const dir = await treeWith('trusted', `url: ${emulator.url}\n`);
+    const flag = await runCli(['plan', dir, '--state-dir', join(root, 'state-trusted'), '--trust-config'], { WSYNC_TOKEN: TOKEN });
+    expect(flag.stderr).toBe('');
+    expect(flag.code).toBe(0);
+    expect(flag.stdout).toMatch(/\+ create\s+Role\/readers/);
+    const env = await runCli(['plan', dir, '--state-dir', join(root, 'state-trusted')], { WSYNC_TOKEN: TOKEN, WSYNC_TRUST_CONFIG: '1' });
+    expect(env.code).toBe(0);
+    expect(trap.seen).toEqual([]);
+  });
+});
