@@ -7,16 +7,10 @@
 import type { Diagnostic } from '../core/types.js';
 import type { WorkspaceConfig } from '../generated/spec-types.js';
 import { CONFIG_FILE } from '../source/config.js';
+import type { ConnectionFlags } from './connection.js';
 
 /** What the command line and the environment say, as far as trust goes. */
-export interface TrustedSources {
-  url?: string;
-  token?: string;
-  tokenFile?: string;
-  orgId?: string;
-  insecure?: boolean;
-  trustConfig?: boolean;
-}
+export type TrustedSources = Pick<ConnectionFlags, 'url' | 'token' | 'tokenFile' | 'orgId' | 'insecure'> & { trustConfig?: boolean };
 
 type RoutingKey = 'url' | 'orgId' | 'tokenFile' | 'insecure';
 
