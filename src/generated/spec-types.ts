@@ -292,7 +292,7 @@ members?: string[]
 roles?: string[]
 }
 
-export type MonitorSpec = ({
+export interface MonitorSpec {
 type: ("Threshold" | "MatchEvent" | "AnomalyDetection")
 description?: string
 /**
@@ -324,9 +324,7 @@ disabledUntil?: string
  * Names of Notifiers (declared here or existing live).
  */
 notifiers?: string[]
-} & {
-[k: string]: unknown | undefined
-})
+}
 
 export interface NotifierSpec {
 /**

@@ -666,8 +666,10 @@ spec:
         what: 'both a file and an inline document',
         edits: [['spec:\n', 'spec:\n  file: checkout.json\n']],
         code: 'schema',
-        field: 'spec',
-        line: 5,
+        // reported at the field that makes the choice two
+        field: 'spec.dashboard',
+        line: 7,
+        message: /only one of "file" and "dashboard"/,
       },
     ],
   },
