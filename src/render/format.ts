@@ -1,7 +1,7 @@
 // Pieces the three plan renderers share: action labels, value formatting, the summary sentence.
 import { hasErrors } from '../core/diagnostics.js';
 import { safeMessage, safeText } from '../core/safe-text.js';
-import { isWriteAction, type Action, type Change, type DiffGroup, type FieldDiff, type JsonValue, type Plan } from '../core/types.js';
+import { isWriteAction, type Action, type Change, type DiffGroup, type JsonValue, type Plan } from '../core/types.js';
 
 export interface RenderOptions {
   /** Last line of defence: applied to the whole output (e.g. createRedactor(desired.secretValues)). */
@@ -31,19 +31,6 @@ export function formatValue(value: JsonValue | undefined): string {
   return value === undefined ? ABSENT : safeMessage(JSON.stringify(value));
 }
 
-/** `threshold: 25 -> 30`; `threshold: 30` when nothing exists live yet; secrets without values. */
-export function formatDiff(diff: FieldDiff, change: Change): string {
-  return formatFieldDiff(diff, change.id === undefined);
-}
-
-/** formatDiff for a thing that is `fresh` (new: only the values it gets are shown). */
-export function formatFieldDiff(diff: FieldDiff, fresh: boolean): string {
-  const path = diff.path === '' ? WHOLE : safeText(diff.path);
-  if (diff.sensitive) return `${path}: ${fresh ? SENSITIVE_VALUE : SENSITIVE_CHANGED}`;
-  if (fresh) return `${path}: ${formatValue(diff.after)}`;
-  return `${path}: ${formatValue(diff.before)} -> ${formatValue(diff.after)}`;
-}
-
 /** How a diff of a thing as a whole (an outline group's item) is named. */
 export const WHOLE = '(all of it)';
 
@@ -54,8 +41,13 @@ export function groupHeading(group: DiffGroup, change: Change): string {
 }
 
 /** Are the group's diffs new values only (in a create, or an added item)? */
-export function isFreshGroup(group: DiffGroup, change: Change): boolean {
+function isFreshGroup(group: DiffGroup, change: Change): boolean {
   return change.id === undefined || group.status === 'added';
+}
+
+/** What a group's diffs are shown against: in an added group (or a create) new values only, as a create shows them. */
+export function groupDiffTarget(group: DiffGroup, change: Change): Pick<Change, 'id'> {
+  return isFreshGroup(group, change) ? {} : { id: change.id };
 }
 
 /** `Kind/key`, the key as it may be printed (escaped, cut when overlong). */

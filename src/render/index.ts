@@ -1,11 +1,10 @@
 // Plan renderers: text for terminals, json for `--out plan.json`, markdown for pull requests.
-export { renderText } from './text.js';
+export { diffLines, renderText } from './text.js';
 export type { TextOptions } from './text.js';
 export { parsePlanJson, PLAN_FORMAT_VERSION, renderJson } from './json.js';
-export { codeSpan, escapeMarkdown, renderMarkdown } from './markdown.js';
+export { codeSpan, escapeMarkdown, markdownDiffLines, renderMarkdown } from './markdown.js';
 export {
   ACTION_SYMBOL,
-  formatDiff,
   formatValue,
   hasPendingChanges,
   hasWrites,
@@ -13,3 +12,5 @@ export {
   summarySentence,
 } from './format.js';
 export type { RenderOptions } from './format.js';
+export { elementCounts, hunkLine, markPiece, viewDiff } from './field-diff.js';
+export type { DiffView, WordHunk, WordPiece } from './field-diff.js';

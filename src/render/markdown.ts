@@ -1,20 +1,18 @@
 // The pull-request comment form of a plan: summary table first, then refusals and errors, then
 // deletes (never folded: they are what a reviewer must see), then everything else folded by kind.
 import { safeLine, safeMessage, safeText } from '../core/safe-text.js';
-import type { Action, Change, Diagnostic, KindName, Plan } from '../core/types.js';
+import type { Action, Change, Diagnostic, FieldDiff, KindName, Plan } from '../core/types.js';
 import { KIND_NAMES } from '../kinds/index.js';
+import { elementCounts, hunkLine, viewDiff } from './field-diff.js';
 import {
   ABSENT,
   ACTION_ORDER,
   applyRedaction,
   changeTitle,
-  formatValue,
+  groupDiffTarget,
   groupHeading,
-  isFreshGroup,
   isQuietAdopt,
   quietAdoptSentence,
-  SENSITIVE_CHANGED,
-  SENSITIVE_VALUE,
   summarySentence,
   WHOLE,
   type RenderOptions,
@@ -40,35 +38,51 @@ export function escapeMarkdown(text: string): string {
   return safeLine(text).replace(/[\\`*_[\]<>&|~@]/g, (c) => `\\${c}`);
 }
 
-function diffLine(change: Change, diff: Change['diffs'][number], fresh = change.id === undefined, indent = '  '): string {
-  let value: string;
-  if (diff.sensitive) value = fresh ? SENSITIVE_VALUE : SENSITIVE_CHANGED;
-  else if (fresh) value = codeSpan(formatValue(diff.after));
-  else {
-    const before = diff.before === undefined ? ABSENT : codeSpan(formatValue(diff.before));
-    const after = diff.after === undefined ? ABSENT : codeSpan(formatValue(diff.after));
-    value = `${before} → ${after}`;
+/**
+ * One field diff as markdown list lines (the first at `indent`, details nested under it): values
+ * in code spans, changed words marked `[-old-]{+new+}` in their context, list elements added and
+ * removed. Secrets show no value.
+ */
+export function markdownDiffLines(diff: FieldDiff, change: Pick<Change, 'id'>, redact?: (text: string) => string, indent = '  '): string[] {
+  const path = diff.path === '' ? WHOLE : codeSpan(diff.path);
+  const view = viewDiff(diff, change, redact ? { redact } : {});
+  switch (view.form) {
+    case 'sensitive':
+      return [`${indent}- ${path}: ${view.text}`];
+    case 'whole': {
+      const side = (text: string): string => (text === ABSENT ? ABSENT : codeSpan(text));
+      return [`${indent}- ${path}: ${view.before === undefined ? side(view.after) : `${side(view.before)} → ${side(view.after)}`}`];
+    }
+    case 'words': {
+      const hunks = view.hunks.map((h) => codeSpan(hunkLine(h)));
+      return hunks.length === 1 ? [`${indent}- ${path}: ${hunks[0] ?? ''}`] : [`${indent}- ${path}:`, ...hunks.map((h) => `${indent}  - ${h}`)];
+    }
+    case 'elements':
+      return [
+        `${indent}- ${path}: ${elementCounts(view.added.length, view.removed.length)}`,
+        ...view.removed.map((v) => `${indent}  - removed ${codeSpan(v)}`),
+        ...view.added.map((v) => `${indent}  - added ${codeSpan(v)}`),
+      ];
   }
-  return `${indent}- ${diff.path === '' ? WHOLE : codeSpan(diff.path)}: ${value}`;
 }
 
 /** The kind's outline: a bold heading per group (a chart, the layout), its diffs or notes nested below. */
-function outlineLines(change: Change): string[] {
+function outlineLines(change: Change, redact: ((text: string) => string) | undefined): string[] {
   const lines: string[] = [];
   for (const group of change.outline ?? []) {
     lines.push(`  - **${escapeMarkdown(groupHeading(group, change))}**`);
-    const fresh = isFreshGroup(group, change);
-    for (const diff of group.diffs) lines.push(diffLine(change, diff, fresh, '    '));
+    const target = groupDiffTarget(group, change);
+    for (const diff of group.diffs) lines.push(...markdownDiffLines(diff, target, redact, '    '));
     for (const note of group.notes ?? []) lines.push(`    - ${escapeMarkdown(safeMessage(note))}`);
   }
   return lines;
 }
 
-function changeBlock(change: Change): string[] {
+function changeBlock(change: Change, redact: ((text: string) => string) | undefined): string[] {
   const id = change.id ? ` (id ${codeSpan(safeText(change.id))})` : '';
   const reason = change.reason ? ` — ${escapeMarkdown(safeMessage(change.reason))}` : '';
   const warning = change.warning ? [`  - :rotating_light: **${escapeMarkdown(safeMessage(change.warning))}**`] : [];
-  const details = change.outline ? outlineLines(change) : change.diffs.map((d) => diffLine(change, d));
+  const details = change.outline ? outlineLines(change, redact) : change.diffs.flatMap((d) => markdownDiffLines(d, change, redact));
   return [`- **${change.action}** ${codeSpan(changeTitle(change))}${id}${reason}`, ...warning, ...details];
 }
 
@@ -125,7 +139,7 @@ export function renderMarkdown(plan: Plan, options?: RenderOptions): string {
   const removals = plan.changes.filter((c) => c.source === undefined);
   if (removals.length > 0) {
     out.push(`#### Deletes (${removals.length})`, '');
-    for (const change of removals) out.push(...changeBlock(change));
+    for (const change of removals) out.push(...changeBlock(change, options?.redact));
     out.push('');
   }
 
@@ -142,7 +156,7 @@ export function renderMarkdown(plan: Plan, options?: RenderOptions): string {
         .map((a) => `${counts.get(a)} ${a}`)
         .join(', ');
       out.push(`<details><summary>${kind}: ${summary}</summary>`, '');
-      for (const change of changes) out.push(...changeBlock(change));
+      for (const change of changes) out.push(...changeBlock(change, options?.redact));
       out.push('', '</details>', '');
     }
   }

@@ -1,18 +1,18 @@
 // The terminal form of a plan, terraform-like: one line per change, field lines below it.
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { safeMessage, safeText } from '../core/safe-text.js';
-import type { Action, Change, Plan } from '../core/types.js';
+import type { Action, Change, FieldDiff, Plan } from '../core/types.js';
+import { elementCounts, hunkLine, markPiece, viewDiff, type WordPiece } from './field-diff.js';
 import {
   ACTION_SYMBOL,
   applyRedaction,
   changeTitle,
-  formatDiff,
-  formatFieldDiff,
+  groupDiffTarget,
   groupHeading,
-  isFreshGroup,
   isQuietAdopt,
   quietAdoptSentence,
   summarySentence,
+  WHOLE,
   type RenderOptions,
 } from './format.js';
 
@@ -41,7 +41,43 @@ function painter(color: boolean): (style: Style, text: string) => string {
   return (style, text) => (color ? `\u001b[${ANSI[style]}m${text}\u001b[0m` : text);
 }
 
-function changeLines(change: Change, paint: (style: Style, text: string) => string, verbose: boolean): string[] {
+type Paint = (style: Style, text: string) => string;
+
+interface DiffLineOptions {
+  paint?: Paint;
+  redact?: (text: string) => string;
+}
+
+/**
+ * One field diff as lines, the first `path: ...`, the others indented two more: `threshold: 25 -> 30`,
+ * `aplQuery: … status >= [-500-]{+400+} | summarize …` (changed words in context), or the elements
+ * a list gained and lost. Secrets show no value.
+ */
+export function diffLines(diff: FieldDiff, change: Pick<Change, 'id'>, options: DiffLineOptions = {}): string[] {
+  const paint = options.paint ?? ((_style: Style, text: string) => text);
+  const path = diff.path === '' ? WHOLE : safeText(diff.path);
+  const view = viewDiff(diff, change, options.redact ? { redact: options.redact } : {});
+  switch (view.form) {
+    case 'sensitive':
+      return [`${path}: ${view.text}`];
+    case 'whole':
+      return [view.before === undefined ? `${path}: ${view.after}` : `${path}: ${view.before} -> ${view.after}`];
+    case 'words': {
+      const mark = (piece: WordPiece, text: string): string =>
+        piece.change === 'same' ? text : paint(piece.change === 'added' ? 'green' : 'red', markPiece(piece, text));
+      const hunks = view.hunks.map((h) => hunkLine(h, mark));
+      return hunks.length === 1 ? [`${path}: ${hunks[0] ?? ''}`] : [`${path}:`, ...hunks.map((line) => `  ${line}`)];
+    }
+    case 'elements':
+      return [
+        `${path}: ${elementCounts(view.added.length, view.removed.length)}`,
+        ...view.removed.map((v) => `  ${paint('red', '-')} ${v}`),
+        ...view.added.map((v) => `  ${paint('green', '+')} ${v}`),
+      ];
+  }
+}
+
+function changeLines(change: Change, paint: Paint, verbose: boolean, redact: ((text: string) => string) | undefined): string[] {
   const style = ACTION_STYLE[change.action];
   const symbol = ACTION_SYMBOL[change.action].padStart(3);
   const id = change.id ? ` (id ${safeText(change.id)})` : '';
@@ -50,18 +86,19 @@ function changeLines(change: Change, paint: (style: Style, text: string) => stri
   if (change.reason) lines.push(`        # ${safeMessage(change.reason)}`);
   if (verbose && change.source) lines.push(`        # declared in ${safeText(change.source.file)}:${change.source.line}`);
   if (verbose && change.dependsOn.length > 0) lines.push(`        # after ${change.dependsOn.map((ref) => safeText(ref)).join(', ')}`);
-  if (change.outline) lines.push(...outlineLines(change));
-  else for (const diff of change.diffs) lines.push(`        ${formatDiff(diff, change)}`);
+  const options = { paint, ...(redact ? { redact } : {}) };
+  if (change.outline) lines.push(...outlineLines(change, options));
+  else for (const diff of change.diffs) lines.push(...diffLines(diff, change, options).map((line) => `        ${line}`));
   return lines;
 }
 
 /** The kind's outline: a heading per group (a chart, the layout), its field diffs or notes below. */
-function outlineLines(change: Change): string[] {
+function outlineLines(change: Change, options: DiffLineOptions): string[] {
   const lines: string[] = [];
   for (const group of change.outline ?? []) {
     lines.push(`        ${groupHeading(group, change)}`);
-    const fresh = isFreshGroup(group, change);
-    for (const diff of group.diffs) lines.push(`          ${formatFieldDiff(diff, fresh)}`);
+    const target = groupDiffTarget(group, change);
+    for (const diff of group.diffs) lines.push(...diffLines(diff, target, options).map((line) => `          ${line}`));
     for (const note of group.notes ?? []) lines.push(`          ${safeMessage(note)}`);
   }
   return lines;
@@ -101,7 +138,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   if (shown.length > 0 || quietAdopts > 0) {
     out.push('wsync plan:');
     out.push('');
-    for (const change of shown) out.push(...changeLines(change, paint, verbose));
+    for (const change of shown) out.push(...changeLines(change, paint, verbose, options.redact));
     if (quietAdopts > 0) out.push(`  ${paint(ACTION_STYLE.adopt, ACTION_SYMBOL.adopt)} ${quietAdoptSentence(quietAdopts)} (--verbose lists them)`);
     out.push('');
   }

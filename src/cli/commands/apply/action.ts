@@ -125,7 +125,7 @@ export async function runApply(dirArg: string, flags: ApplyFlags): Promise<numbe
           }
           if (!json) {
             const color = flags.color && process.stdout.isTTY === true && !env.NO_COLOR;
-            out(renderText(made, { color, verbose: flags.verbose }));
+            out(renderText(made, { color, verbose: flags.verbose, redact }));
           }
         },
         onChange: (event: ApplyEvent) => {

@@ -47,8 +47,8 @@ export async function runPlan(dirArg: string, flags: PlanFlags): Promise<number>
       const plan = outcome.plan as Plan;
       const color = flags.color && flags.format === 'text' && process.stdout.isTTY === true && !process.env.NO_COLOR;
       if (flags.format === 'json') print(renderJson(plan));
-      else if (flags.format === 'markdown') print(renderMarkdown(plan));
-      else print(renderText(plan, { color, verbose: flags.verbose }));
+      else if (flags.format === 'markdown') print(renderMarkdown(plan, { redact }));
+      else print(renderText(plan, { color, verbose: flags.verbose, redact }));
       for (const d of sortDiagnostics(outcome.desired.diagnostics)) {
         if (d.severity === 'warning' && flags.format === 'text') process.stderr.write(`${redact(formatDiagnostic(d))}\n`);
       }
