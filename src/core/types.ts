@@ -198,6 +198,8 @@ export interface Change {
    * long, and until when if the plan knew the time it was made.
    */
   grace?: { ms: number; oldValidUntil?: string };
+  /** The base of the change (`plan --base`) declares the object and the change removes it: this change is the pull request's doing, not drift. */
+  removedByChange?: boolean;
 }
 
 export interface PlanFingerprint {

@@ -34,10 +34,16 @@ function needsTarget(reference: Reference, spec: JsonObject): boolean {
 }
 
 /**
- * A kind is in scope when declared, present in the inventory, named in policy.pruneAll, or the
- * target of a reference of a declared kind (its names must resolve to ids; see needsTarget).
+ * A kind is in scope when declared, present in the inventory (or removed by the change), named in
+ * policy.pruneAll, or the target of a reference of a declared kind (its names must resolve to ids; see needsTarget).
  */
-export function liveScope(desired: Desired, inventory: Inventory, policy: Policy): LiveScope {
+export function liveScope(
+  desired: Desired,
+  inventory: Inventory,
+  policy: Policy,
+  /** More objects in play: those the base of a change declares and the change removes. */
+  removed: readonly { kind: KindName; key: string }[] = [],
+): LiveScope {
   const kinds = new Set<KindName>();
   const datasets = new Map<KindName, Set<string>>();
   const addDataset = (kind: KindName, dataset: string | undefined): void => {
@@ -53,7 +59,7 @@ export function liveScope(desired: Desired, inventory: Inventory, policy: Policy
     for (const reference of module.references) if (needsTarget(reference, resource.spec)) kinds.add(reference.target);
     addDataset(resource.kind, module.datasetOf ? module.datasetOf(resource.spec) : datasetOfKey(resource.key));
   }
-  for (const entry of inventory.entries) {
+  for (const entry of [...inventory.entries, ...removed]) {
     kinds.add(entry.kind);
     addDataset(entry.kind, datasetOfKey(entry.key));
   }

@@ -1,5 +1,7 @@
 // The pure planner: values in, a Plan out.
-export { OBSERVE_REASON, planChanges } from './planner.js';
+export { OBSERVE_REASON, planChanges, type PlanContext } from './planner.js';
+export { removedByChange, type BaseRemovals, type RemovedResource } from './base.js';
+export { isPruneDisabled } from './annotations.js';
 export { buildNameIndex, resolveIdFromLive } from './references.js';
 export { diffFingerprints, diffSavedPlan, fingerprintInputs } from './fingerprint.js';
 export { secretHashes } from './secrets.js';

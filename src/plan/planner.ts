@@ -13,6 +13,7 @@ import {
   type FieldDiff,
   type Inventory,
   type JsonObject,
+  type InventoryEntry,
   type KindName,
   type LiveObject,
   type LiveState,
@@ -22,6 +23,7 @@ import {
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import type { KindModule } from '../kinds/types.js';
 import { ignoredFields, isIssuedSecretHeldElsewhere, isObserved, rotationGraceMs } from './annotations.js';
+import { inventoryWithBase, type BaseRemovals } from './base.js';
 import { compareSpecs } from './compare.js';
 import { fingerprintInputs, specPointer } from './fingerprint.js';
 import { indexLive, liveWithKey, type LiveEntry, type LiveIndex } from './live-index.js';
@@ -46,6 +48,8 @@ export interface PlanContext {
    * unowned object of that key is that run's, and is regenerated rather than refused.
    */
   pendingSecrets?: ReadonlySet<string>;
+  /** What the base of the change declares and the change removes (`plan --base`). */
+  removals?: BaseRemovals;
 }
 
 interface Context extends PlanContext {
@@ -57,6 +61,9 @@ interface Context extends PlanContext {
   inventory: Inventory;
   policy: Policy;
   diagnostics: Diagnostic[];
+  /** `Kind/key` of the resources the change removes, and how the base is named. */
+  removed: Set<string>;
+  baseLabel: string;
 }
 
 function isServiceManaged(module: KindModule, entry: LiveEntry): boolean {
@@ -252,6 +259,13 @@ function addOnKinds(addOn: string): KindName[] {
   return KIND_NAMES.filter((kind) => KINDS[kind].addOn === addOn);
 }
 
+/** Why an object the change removes stays in the workspace. */
+function keptReason(kind: KindName, entry: InventoryEntry | undefined): string {
+  if (entry?.pruneDisabled) return 'removed by this change; not deleted: it carries wsync/prune: disabled';
+  if (!KINDS[kind].remove) return `removed by this change; not deleted: ${kind} objects cannot be deleted through the API`;
+  return 'removed by this change; not deleted: prune is off (--prune deletes it)';
+}
+
 /** Live objects whose key no file declares: deleted when prune says so, else left alone. */
 function planUndeclared(kind: KindName, all: readonly LiveEntry[], ctx: Context): Change | undefined {
   const module = KINDS[kind];
@@ -259,8 +273,8 @@ function planUndeclared(kind: KindName, all: readonly LiveEntry[], ctx: Context)
   const entries = all.filter((e) => !isServiceManaged(module, e));
   const why = entries.map((e) => pruneReason(kind, ctx.ownership.entryFor(kind, e.object.id), ctx.policy));
   const [first] = entries;
-  const [reason] = why;
-  if (!first || why.every((r) => r === undefined)) return undefined;
+  if (!first) return undefined;
+  const byChange = ctx.removed.has(changeRef(kind, first.key));
   const base: Change = {
     kind,
     key: first.key,
@@ -270,7 +284,14 @@ function planUndeclared(kind: KindName, all: readonly LiveEntry[], ctx: Context)
     dependsOn: [],
     level: module.level,
     owned: false,
+    ...(byChange ? { removedByChange: true } : {}),
   };
+  if (why.every((r) => r === undefined)) {
+    if (!byChange || entries.length > 1) return undefined;
+    const entry = ctx.ownership.entryFor(kind, first.object.id);
+    return { ...base, id: first.object.id, owned: entry !== undefined, action: 'skipped', reason: keptReason(kind, entry) };
+  }
+  const reason = byChange ? `declared in ${ctx.baseLabel} and removed by this change` : why[0];
   if (entries.length > 1) {
     const ambiguous = ambiguityReason(entries);
     ctx.diagnostics.push({ severity: 'warning', code: 'ambiguous', kind, name: first.name, message: ambiguous });
@@ -343,8 +364,19 @@ function planRetired(object: LiveObject, until: string, ctx: Context): Change | 
 export function planChanges(desired: Desired, allLive: LiveState, inventory: Inventory, policy: Policy, context: PlanContext = {}): Plan {
   const { live, retired } = withoutRetired(allLive, inventory);
   const liveIndex = indexLive(live);
-  const ownership = new Ownership(inventory);
-  const ctx: Context = { ...context, live, reportedAddOns: new Set(), liveIndex, ownership, inventory, policy, diagnostics: [] };
+  const ownership = new Ownership(inventoryWithBase(inventory, context.removals, liveIndex));
+  const ctx: Context = {
+    ...context,
+    live,
+    reportedAddOns: new Set(),
+    liveIndex,
+    ownership,
+    inventory,
+    policy,
+    diagnostics: [],
+    removed: new Set((context.removals?.resources ?? []).map((r) => changeRef(r.kind, r.key))),
+    baseLabel: context.removals?.label ?? 'the base',
+  };
 
   const declared = new Set(desired.resources.map((r) => changeRef(r.kind, r.key)));
   const items: Ordered[] = [];

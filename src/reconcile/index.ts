@@ -5,8 +5,8 @@ import { hasErrors } from '../core/diagnostics.js';
 import { hostname } from 'node:os';
 import { changeRef, isWriteAction, type Desired, type Diagnostic, type LiveState, type Plan, type Policy } from '../core/types.js';
 import { liveScope, readLive } from '../live/index.js';
-import { planChanges } from '../plan/index.js';
-import { readDesired } from '../source/index.js';
+import { isPruneDisabled, planChanges, removedByChange, type BaseRemovals, type RemovedResource } from '../plan/index.js';
+import { declaredObjects, readDesired } from '../source/index.js';
 import type { TreeLimits } from '../source/limits.js';
 import { KINDS } from '../kinds/index.js';
 import { heldTokenSecrets, loadInventory, openState, tokenOutputDirOf, type StateHandle } from '../state/index.js';
@@ -39,6 +39,8 @@ export interface ReconcileInput {
   warn?: (message: string) => void;
   /** Called at each step of saving an issued secret (tests stop the process there). */
   onIssueStep?: (step: IssueStep) => void;
+  /** The files of the base of the change (`plan --base`): what they declare and DIR does not is planned as the change's deletes. */
+  base?: { label: string; desired: Desired };
 }
 
 export type ReconcileStatus =
@@ -80,11 +82,12 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
   const state = input.state ?? (writing ? await openState(input.stateDir, { lock: true }) : undefined);
   try {
     const inventory = state ? state.inventory : await loadInventory(input.stateDir);
-    const live = await readLive(input.client, liveScope(desired, inventory, input.policy));
+    const removals = input.base && baseRemovals(input.base.label, input.base.desired, desired);
+    const live = await readLive(input.client, liveScope(desired, inventory, input.policy, removals?.resources));
     // Which token secrets are on disk matters only beside the state they belong to: a plan without a
     // state directory (a pull request's) knows neither what it owns nor which secrets it holds.
     const secrets = inventory.hashKey === '' ? {} : await issuedSecretsHeld(desired, tokenOutputDirOf(input.stateDir, input.tokenOutputDir));
-    const plan = planChanges(desired, live, inventory, input.policy, { now: new Date(), ...secrets });
+    const plan = planChanges(desired, live, inventory, input.policy, { now: new Date(), ...secrets, ...(removals ? { removals } : {}) });
     const diagnostics = [...desired.diagnostics, ...plan.diagnostics];
     input.onPlan?.(plan, desired);
 
@@ -129,6 +132,16 @@ async function issuedSecretsHeld(desired: Desired, dir: string): Promise<{ heldS
   const { held, pending } = await heldTokenSecrets(dir, issuing.map((r) => r.name));
   const refs = (names: Set<string>): Set<string> => new Set(issuing.filter((r) => names.has(r.name)).map((r) => changeRef(r.kind, r.key)));
   return { heldSecrets: refs(held), pendingSecrets: refs(pending) };
+}
+
+/** What the base declares (broken documents included: they are declared too) and `head` does not. */
+function baseRemovals(label: string, base: Desired, head: Desired): BaseRemovals {
+  const valid = new Map(base.resources.map((r) => [`${r.kind}\u0000${r.key}`, r]));
+  const declared: RemovedResource[] = declaredObjects(base).map(({ kind, key }) => {
+    const resource = valid.get(`${kind}\u0000${key}`);
+    return { kind, key, pruneDisabled: resource !== undefined && isPruneDisabled(resource) };
+  });
+  return { label, resources: removedByChange(declared, declaredObjects(head)) };
 }
 
 function writerLeaseFor(input: ReconcileInput, state: StateHandle): WriterLease {

@@ -135,11 +135,19 @@ export function renderMarkdown(plan: Plan, options?: RenderOptions): string {
   const warnings = plan.diagnostics.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) out.push(`#### :warning: Warnings (${warnings.length})`, '', ...warnings.map(diagnosticLine), '');
 
-  // Changes without a source are about undeclared live objects: deletes and refused deletes.
+  // Changes without a source are about undeclared live objects: deletes and refused deletes. What
+  // the change itself removes (plan --base) comes first, apart from what differs for other reasons.
   const removals = plan.changes.filter((c) => c.source === undefined);
-  if (removals.length > 0) {
-    out.push(`#### Deletes (${removals.length})`, '');
-    for (const change of removals) out.push(...changeBlock(change, options?.redact));
+  const byChange = removals.filter((c) => c.removedByChange === true);
+  const others = removals.filter((c) => c.removedByChange !== true);
+  if (byChange.length > 0) {
+    out.push(`#### :wastebasket: Removed by this change (${byChange.length})`, '', 'Declared in the base and no longer in the files: what merging deletes.', '');
+    for (const change of byChange) out.push(...changeBlock(change, options?.redact));
+    out.push('');
+  }
+  if (others.length > 0) {
+    out.push(`#### ${byChange.length > 0 ? 'Other deletes' : 'Deletes'} (${others.length})`, '');
+    for (const change of others) out.push(...changeBlock(change, options?.redact));
     out.push('');
   }
 

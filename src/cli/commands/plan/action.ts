@@ -2,15 +2,17 @@ import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createApiClient } from '../../../api/client.js';
 import { ConfigError } from '../../../api/errors.js';
+import { BaseTreeError } from '../../../source/base-tree.js';
 import { formatDiagnostic, sortDiagnostics } from '../../../core/diagnostics.js';
 import { createRedactor } from '../../../core/redact.js';
 import type { Plan } from '../../../core/types.js';
-import { reconcile } from '../../../reconcile/index.js';
+import { reconcile, type ReconcileInput } from '../../../reconcile/index.js';
 import { hasWrites, renderJson, renderMarkdown, renderText } from '../../../render/index.js';
 import { errorMessage } from '../../errors.js';
 import { treeLimitsOf } from '../../limits.js';
 import { PolicyFlagError, policyFromFlags } from '../../policy.js';
 import { resolveSettings } from '../../settings.js';
+import { readBase } from './base.js';
 import type { PlanFlags } from './command.js';
 
 /** `wsync plan DIR`: prints the plan; returns the exit code (2 for changes with --detailed-exitcode). */
@@ -21,6 +23,7 @@ export async function runPlan(dirArg: string, flags: PlanFlags): Promise<number>
     const policy = policyFromFlags(flags);
     const { connection, stateDir, secretsDir, env } = resolveSettings(dir, flags, process.env);
     const limits = treeLimitsOf(flags, process.env);
+    const base = await readBase(dir, flags, limits);
     const client = createApiClient(connection);
     try {
       const outcome = await reconcile({
@@ -33,7 +36,8 @@ export async function runPlan(dirArg: string, flags: PlanFlags): Promise<number>
         policy,
         mode: 'plan',
         tokenOutputDir: flags.tokenOutputDir === undefined ? undefined : resolve(flags.tokenOutputDir),
-      });
+        ...(base ? { base } : {}),
+      } satisfies ReconcileInput);
       redact = createRedactor(outcome.desired.secretValues);
       const print = (text: string): void => {
         process.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`));
@@ -70,7 +74,7 @@ export async function runPlan(dirArg: string, flags: PlanFlags): Promise<number>
       await client.close();
     }
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof PolicyFlagError) {
+    if (err instanceof ConfigError || err instanceof PolicyFlagError || err instanceof BaseTreeError) {
       process.stderr.write(`plan: ${errorMessage(err)}\n`);
       return 1;
     }
