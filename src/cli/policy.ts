@@ -16,7 +16,8 @@ export interface PolicyFlags {
   tokenRotationGrace?: string;
 }
 
-function collect(value: string, previous: unknown): string[] {
+/** commander: a repeatable option's values, in order. */
+export function collect(value: string, previous: unknown): string[] {
   return [...(Array.isArray(previous) ? (previous as string[]) : []), value];
 }
 

@@ -30,6 +30,7 @@ import { indexLive, liveWithKey, type LiveEntry, type LiveIndex } from './live-i
 import { orderChanges, type Ordered } from './ordering.js';
 import { applySafetyRules, missingDeletionOptIn, Ownership, pruneReason } from './ownership.js';
 import { checkReferences, nameIndexFrom } from './references.js';
+import { isSelected, unmatchedSelection, type Selection } from './selection.js';
 
 export const OBSERVE_REASON = 'observe mode: drift reported, not applied';
 const SECRET_UNKNOWN_REASON = 'sensitive value not known; will be written';
@@ -50,6 +51,8 @@ export interface PlanContext {
   pendingSecrets?: ReadonlySet<string>;
   /** What the base of the change declares and the change removes (`plan --base`). */
   removals?: BaseRemovals;
+  /** Plan only these resources (`--target`, `--kind`); nothing is pruned then. */
+  selection?: Selection;
 }
 
 interface Context extends PlanContext {
@@ -379,15 +382,19 @@ export function planChanges(desired: Desired, allLive: LiveState, inventory: Inv
   };
 
   const declared = new Set(desired.resources.map((r) => changeRef(r.kind, r.key)));
+  const { selection } = context;
+  const planned = selection ? desired.resources.filter((r) => isSelected(selection, r)) : desired.resources;
+  if (selection) ctx.diagnostics.push(...unmatchedSelection(selection, desired.resources));
   const items: Ordered[] = [];
   const byRef = new Map<string, Change>();
-  for (const resource of desired.resources) {
+  for (const resource of planned) {
     const change = planDeclared(resource, ctx);
     items.push({ change, removal: false });
     byRef.set(changeRef(resource.kind, resource.key), change);
   }
 
-  for (const kind of KIND_NAMES) {
+  // A subset never prunes: what lies outside it is not looked at.
+  for (const kind of selection ? [] : KIND_NAMES) {
     for (const [key, entries] of liveIndex.byKey.get(kind) ?? []) {
       if (declared.has(changeRef(kind, key))) continue;
       const change = planUndeclared(kind, entries, ctx);
@@ -416,7 +423,7 @@ export function planChanges(desired: Desired, allLive: LiveState, inventory: Inv
   // References are checked last: they need to know which targets this plan creates or deletes.
   const names = nameIndexFrom(desired, liveIndex);
   const deleted = new Set(changes.filter((c) => c.action === 'delete' && c.id).map((c) => `${c.kind}/${c.id}`));
-  for (const resource of desired.resources) {
+  for (const resource of planned) {
     const module = KINDS[resource.kind];
     const spec = module.normalize?.(resource.spec) ?? resource.spec;
     const check = checkReferences(resource, spec, {

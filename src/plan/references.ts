@@ -168,6 +168,15 @@ export function checkReferences(resource: DesiredResource, spec: JsonObject, con
     if (context.names.isDeclared(target, use.key)) {
       const ref = changeRef(target, use.key);
       const change = context.changeFor(ref);
+      // Declared but not planned: outside a subset (--target, --kind). Live, it is referred to as it is.
+      if (change === undefined && context.names.idOf(target, use.key) === undefined) {
+        problem(
+          'unselected-reference',
+          `${use.label}: ${target} "${use.name}" is declared but not selected (--target, --kind) and does not exist live yet, ` +
+            `so this cannot be applied without it: select it too (--target ${target}/${use.name})`,
+        );
+        continue;
+      }
       // An object that does not exist yet (or gets a new id) must be written before the reference to it.
       const pending = change !== undefined && (change.id === undefined || change.action === 'replace');
       if (pending && !use.reference.deferrable) dependsOn.add(ref);

@@ -5,7 +5,7 @@ import { hasErrors } from '../core/diagnostics.js';
 import { hostname } from 'node:os';
 import { changeRef, isWriteAction, type Desired, type Diagnostic, type LiveState, type Plan, type Policy } from '../core/types.js';
 import { liveScope, readLive } from '../live/index.js';
-import { isPruneDisabled, planChanges, removedByChange, type BaseRemovals, type RemovedResource } from '../plan/index.js';
+import { isPruneDisabled, planChanges, removedByChange, type BaseRemovals, type RemovedResource, type Selection } from '../plan/index.js';
 import { declaredObjects, readDesired } from '../source/index.js';
 import type { TreeLimits } from '../source/limits.js';
 import { KINDS } from '../kinds/index.js';
@@ -41,6 +41,8 @@ export interface ReconcileInput {
   onIssueStep?: (step: IssueStep) => void;
   /** The files of the base of the change (`plan --base`): what they declare and DIR does not is planned as the change's deletes. */
   base?: { label: string; desired: Desired };
+  /** Plan (and apply) only these resources (`--target`, `--kind`); nothing is pruned then. */
+  selection?: Selection;
 }
 
 export type ReconcileStatus =
@@ -87,7 +89,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
     // Which token secrets are on disk matters only beside the state they belong to: a plan without a
     // state directory (a pull request's) knows neither what it owns nor which secrets it holds.
     const secrets = inventory.hashKey === '' ? {} : await issuedSecretsHeld(desired, tokenOutputDirOf(input.stateDir, input.tokenOutputDir));
-    const plan = planChanges(desired, live, inventory, input.policy, { now: new Date(), ...secrets, ...(removals ? { removals } : {}) });
+    const plan = planChanges(desired, live, inventory, input.policy, { now: new Date(), ...secrets, ...(removals ? { removals } : {}), ...(input.selection ? { selection: input.selection } : {}) });
     const diagnostics = [...desired.diagnostics, ...plan.diagnostics];
     input.onPlan?.(plan, desired);
 

@@ -22,6 +22,7 @@ import { InventoryFileError, StateLockedError } from '../../../state/index.js';
 import { errorMessage } from '../../errors.js';
 import { treeLimitsOf } from '../../limits.js';
 import { PolicyFlagError, policyFromFlags } from '../../policy.js';
+import { selectionFromFlags, selectionNote } from '../../selection.js';
 import { resolveSettings } from '../../settings.js';
 import type { ApplyFlags } from './command.js';
 
@@ -95,6 +96,8 @@ export async function runApply(dirArg: string, flags: ApplyFlags): Promise<numbe
   let plan: Plan | undefined;
   try {
     const policy = policyFromFlags(flags);
+    const selection = selectionFromFlags(flags);
+    if (selection) process.stderr.write(`apply: ${selectionNote(selection)}\n`);
     const saved = flags.plan ? await readSavedPlan(flags.plan) : undefined;
     const { connection, stateDir: configuredStateDir, secretsDir, env } = resolveSettings(dir, flags, process.env);
     const limits = treeLimitsOf(flags, process.env);
@@ -111,6 +114,7 @@ export async function runApply(dirArg: string, flags: ApplyFlags): Promise<numbe
         stateDir,
         policy,
         mode: 'apply',
+        ...(selection ? { selection } : {}),
         concurrency: flags.concurrency,
         tokenOutputDir: flags.tokenOutputDir === undefined ? undefined : resolve(flags.tokenOutputDir),
         signal: controller.signal,

@@ -2,9 +2,10 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { addConnectionOptions, addTrustConfigOption } from '../../connection.js';
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
 import { addPolicyOptions, type PolicyFlags } from '../../policy.js';
+import { addSelectionOptions, type SelectionFlags } from '../../selection.js';
 import type { SettingsFlags } from '../../settings.js';
 
-export interface ApplyFlags extends PolicyFlags, SettingsFlags, LimitFlags {
+export interface ApplyFlags extends PolicyFlags, SettingsFlags, LimitFlags, SelectionFlags {
   tokenOutputDir?: string;
   concurrency: number;
   plan?: string;
@@ -35,6 +36,7 @@ export function register(program: Command): void {
   addConnectionOptions(cmd);
   addTrustConfigOption(cmd);
   addPolicyOptions(cmd);
+  addSelectionOptions(cmd);
   addLimitOptions(cmd);
   cmd.action(async (dir: string, options: ApplyFlags) => {
     // Loaded when run: start-up of the other commands never pays for the client and apply.

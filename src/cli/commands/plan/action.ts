@@ -11,6 +11,7 @@ import { hasWrites, renderJson, renderMarkdown, renderText } from '../../../rend
 import { errorMessage } from '../../errors.js';
 import { treeLimitsOf } from '../../limits.js';
 import { PolicyFlagError, policyFromFlags } from '../../policy.js';
+import { selectionFromFlags, selectionNote } from '../../selection.js';
 import { resolveSettings } from '../../settings.js';
 import { readBase } from './base.js';
 import type { PlanFlags } from './command.js';
@@ -21,6 +22,8 @@ export async function runPlan(dirArg: string, flags: PlanFlags): Promise<number>
   let redact = (text: string): string => text;
   try {
     const policy = policyFromFlags(flags);
+    const selection = selectionFromFlags(flags);
+    if (selection) process.stderr.write(`plan: ${selectionNote(selection)}\n`);
     const { connection, stateDir, secretsDir, env } = resolveSettings(dir, flags, process.env);
     const limits = treeLimitsOf(flags, process.env);
     const base = await readBase(dir, flags, limits);
@@ -37,6 +40,7 @@ export async function runPlan(dirArg: string, flags: PlanFlags): Promise<number>
         mode: 'plan',
         tokenOutputDir: flags.tokenOutputDir === undefined ? undefined : resolve(flags.tokenOutputDir),
         ...(base ? { base } : {}),
+        ...(selection ? { selection } : {}),
       } satisfies ReconcileInput);
       redact = createRedactor(outcome.desired.secretValues);
       const print = (text: string): void => {

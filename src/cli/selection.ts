@@ -1,0 +1,41 @@
+// `--target KIND/NAME` (repeatable, `*` and `?` allowed in NAME) and `--kind KIND` (repeatable):
+// plan and apply a subset of the files (src/plan/selection.ts).
+import type { Command } from 'commander';
+import type { KindName } from '../core/types.js';
+import { KIND_NAMES, parseKindName } from '../kinds/index.js';
+import type { Selection, TargetPattern } from '../plan/index.js';
+import { collect, PolicyFlagError } from './policy.js';
+
+export interface SelectionFlags {
+  target?: string[];
+  kind?: string[];
+}
+
+export function addSelectionOptions(cmd: Command): Command {
+  return cmd
+    .option('--target <KIND/NAME>', 'plan only this resource (NAME may hold * and ?); repeatable; references are still checked, nothing is pruned', collect)
+    .option('--kind <KIND>', 'plan only the resources of this kind; repeatable', collect);
+}
+
+function kindOf(text: string, flag: string): KindName {
+  const kind = parseKindName(text);
+  if (kind === undefined) throw new PolicyFlagError(`${flag}: "${text}" is not a kind (${KIND_NAMES.join(', ')})`);
+  return kind;
+}
+
+/** The selection the flags make, or undefined for everything. Throws PolicyFlagError. */
+export function selectionFromFlags(flags: SelectionFlags): Selection | undefined {
+  if (!flags.target?.length && !flags.kind?.length) return undefined;
+  const targets: TargetPattern[] = (flags.target ?? []).map((text) => {
+    const slash = text.indexOf('/');
+    if (slash <= 0 || slash === text.length - 1) throw new PolicyFlagError(`--target: "${text}" is not KIND/NAME (e.g. Monitor/checkout-errors, Notifier/oncall-*)`);
+    return { kind: kindOf(text.slice(0, slash), '--target'), name: text.slice(slash + 1), text };
+  });
+  return { targets, kinds: (flags.kind ?? []).map((text) => kindOf(text, '--kind')) };
+}
+
+/** One line saying what a subset leaves out, for stderr. */
+export function selectionNote(selection: Selection): string {
+  const what = [...selection.targets.map((t) => `--target ${t.text}`), ...selection.kinds.map((k) => `--kind ${k}`)].join(' ');
+  return `a subset of the files (${what}): nothing else is planned, and nothing is pruned`;
+}
