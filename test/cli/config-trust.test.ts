@@ -5,8 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { removeDir, startTestEmulator, tempDir, TOKEN, type TestEmulator } from '../apply/helpers.js';
-import { runCli } from './run-cli.js';
+import { runCli as runWith } from '../support/cli.js';
+import { startTestEmulator, TEST_TOKEN as TOKEN, type TestEmulator } from '../support/emulator.js';
+import { removeDir, tempDir } from '../support/tree.js';
+
+/** The CLI with `env` added to its clean environment. */
+const runCli = (args: string[], env: Record<string, string | undefined>) => runWith(args, { env });
 
 const ROLE = `apiVersion: wsync/v1
 kind: Role

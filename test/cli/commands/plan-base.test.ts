@@ -8,7 +8,14 @@ import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { removeDir, resource, ROOT, runCli, startTestEmulator, tempDir, writeTree, type TestEmulator } from '../../apply/helpers.js';
+import { runCli as runWith } from '../../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../../support/emulator.js';
+import { ROOT } from '../../support/paths.js';
+import { removeDir, tempDir, writeTree } from '../../support/tree.js';
+import { resource } from '../../support/yaml.js';
+
+/** The CLI with `env` added to its clean environment. */
+const runCli = (args: string[], env: Record<string, string | undefined>) => runWith(args, { env });
 
 const run = promisify(execFile);
 const GIT_ID = ['-c', 'user.name=wsync test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false'];

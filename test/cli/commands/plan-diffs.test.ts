@@ -2,7 +2,13 @@
 // and in markdown; controls stay escaped and secrets masked.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, resource, runCli, startTestEmulator, tempDir, writeTree, type TestEmulator } from '../../apply/helpers.js';
+import { runCli as runWith } from '../../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../../support/emulator.js';
+import { removeDir, tempDir, writeTree } from '../../support/tree.js';
+import { resource } from '../../support/yaml.js';
+
+/** The CLI with `env` added to its clean environment. */
+const runCli = (args: string[], env: Record<string, string | undefined>) => runWith(args, { env });
 
 const QUERY = "['checkout'] | where status >= 500 and service == 'api' | extend region = tostring(geo.region) | summarize count() by bin_auto(_time), region";
 const SLACK_OLD = 'https://hooks.slack.example/services/T0/B0/old-secret-4f1c';

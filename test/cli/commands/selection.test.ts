@@ -3,7 +3,13 @@
 import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, resource, runCli, startTestEmulator, tempDir, writeTree, type TestEmulator } from '../../apply/helpers.js';
+import { runCli as runWith } from '../../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../../support/emulator.js';
+import { removeDir, tempDir, writeTree } from '../../support/tree.js';
+import { resource } from '../../support/yaml.js';
+
+/** The CLI with `env` added to its clean environment. */
+const runCli = (args: string[], env: Record<string, string | undefined>) => runWith(args, { env });
 
 const monitor = (name: string, notifiers: string[] = []): string =>
   resource('Monitor', name, {
