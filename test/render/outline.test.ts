@@ -50,7 +50,8 @@ describe('a dashboard change in the plan', () => {
       [
         '  ~ update  Dashboard/checkout (id checkout)',
         '        chart errors',
-        '          query.apl: "[\'checkout\'] | count" -> "[\'checkout\'] | where status >= 500 | count"',
+        // The changed words in their context (the query gained a filter).
+        "          query.apl: ['checkout'] | {+where status >= 500 | +}count",
         '        chart notes (Note): added',
         '          text: "Runbook: https://runbooks.example.com"',
         '          type: "Note"',
@@ -68,6 +69,8 @@ describe('a dashboard change in the plan', () => {
   it('reads the same in markdown, each group a bold item with its diffs nested', () => {
     const md = renderMarkdown(updatePlan());
     expect(md).toContain('- **update** `Dashboard/checkout` (id `checkout`)\n  - **chart errors**\n    - `query.apl`: ');
+    // A chart's changed query reads as its changed words, as outside an outline.
+    expect(md).toContain("    - `query.apl`: `['checkout'] | {+where status >= 500 | +}count`\n");
     expect(md).toContain('  - **chart notes (Note): added**\n    - `text`: `"Runbook: https://runbooks.example.com"`\n    - `type`: `"Note"`\n');
     expect(md).toContain('  - **chart p95 (Statistic): removed**\n');
     expect(md).toContain('  - **layout**\n    - errors: w 6 -\\> 12\n');
