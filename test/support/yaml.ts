@@ -44,3 +44,16 @@ spec:
   notifiers: [${notifier}]
 `;
 }
+
+/** A threshold monitor whose query names it (so no two monitors' queries are equal), with `notifiers`. */
+export function namedMonitorYaml(name: string, notifiers?: string[]): string {
+  return resource('Monitor', name, {
+    type: 'Threshold',
+    aplQuery: `['checkout'] | where status >= 500 | summarize count() by bin_auto(_time) // ${name}`,
+    operator: 'Above',
+    threshold: 25,
+    intervalMinutes: 5,
+    rangeMinutes: 10,
+    ...(notifiers ? { notifiers } : {}),
+  });
+}

@@ -12,7 +12,7 @@ import { runCli as runWith } from '../../support/cli.js';
 import { startTestEmulator, type TestEmulator } from '../../support/emulator.js';
 import { ROOT } from '../../support/paths.js';
 import { removeDir, tempDir, writeTree } from '../../support/tree.js';
-import { resource } from '../../support/yaml.js';
+import { namedMonitorYaml } from '../../support/yaml.js';
 
 /** The CLI with `env` added to its clean environment. */
 const runCli = (args: string[], env: Record<string, string | undefined>) => runWith(args, { env });
@@ -20,16 +20,7 @@ const runCli = (args: string[], env: Record<string, string | undefined>) => runW
 const run = promisify(execFile);
 const GIT_ID = ['-c', 'user.name=wsync test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false'];
 
-function monitor(name: string): string {
-  return resource('Monitor', name, {
-    type: 'Threshold',
-    aplQuery: `['checkout'] | where status >= 500 | summarize count() by bin_auto(_time) // ${name}`,
-    operator: 'Above',
-    threshold: 25,
-    intervalMinutes: 5,
-    rangeMinutes: 10,
-  });
-}
+const monitor = (name: string): string => namedMonitorYaml(name);
 
 describe('plan --base: what a pull request deletes', () => {
   let emulator: TestEmulator;

@@ -6,21 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli as runWith } from '../../support/cli.js';
 import { startTestEmulator, type TestEmulator } from '../../support/emulator.js';
 import { removeDir, tempDir, writeTree } from '../../support/tree.js';
-import { resource } from '../../support/yaml.js';
+import { namedMonitorYaml, resource } from '../../support/yaml.js';
 
 /** The CLI with `env` added to its clean environment. */
 const runCli = (args: string[], env: Record<string, string | undefined>) => runWith(args, { env });
 
-const monitor = (name: string, notifiers: string[] = []): string =>
-  resource('Monitor', name, {
-    type: 'Threshold',
-    aplQuery: `['checkout'] | where status >= 500 | summarize count() by bin_auto(_time) // ${name}`,
-    operator: 'Above',
-    threshold: 25,
-    intervalMinutes: 5,
-    rangeMinutes: 10,
-    notifiers,
-  });
+const monitor = (name: string, notifiers: string[] = []): string => namedMonitorYaml(name, notifiers);
 
 describe('plan and apply a subset', () => {
   let emulator: TestEmulator;
