@@ -7,7 +7,7 @@ import { formatDiagnostic, sortDiagnostics } from '../core/diagnostics.js';
 import type { Diagnostic } from '../core/types.js';
 import type { WorkspaceConfig } from '../generated/spec-types.js';
 import { configAsEnv, readWorkspaceConfig, type WorkspaceConfigResult } from '../source/config.js';
-import { untrustedRouting } from './config-trust.js';
+import { untrustedNotifications, untrustedRouting } from './config-trust.js';
 import { resolveConnection, type ConnectionFlags } from './connection.js';
 
 /** The flags every command that talks to the API shares (strings as commander hands them over). */
@@ -33,6 +33,8 @@ export interface CommandSettings {
   env: Record<string, string | undefined>;
   /** wsync.yaml's notification targets (paths made absolute); only `run` uses them. */
   notifications?: WorkspaceConfig['notifications'];
+  /** Why wsync.yaml's notification targets are not used (the tree is not trusted); `run` refuses to start on it. */
+  notificationsRefused?: Diagnostic;
 }
 
 export interface LayeredEnvironment {
@@ -80,12 +82,14 @@ export function resolveSettings(
 ): CommandSettings {
   const layered = layeredEnvironment(dir, env);
   if (layered.diagnostics.length > 0) throw new ConfigError(layered.diagnostics.map(formatDiagnostic).join('\n'));
-  const refused = untrustedRouting(layered.config, layered.positions, flags, env);
+  const refused = untrustedRouting(layered.config, layered.positions, flags, env, dir);
   if (refused.length > 0) throw new ConfigError(sortDiagnostics(refused).map(formatDiagnostic).join('\n'));
   const merged = layered.env;
   const connection = resolveConnection(connectionFlagsOf(flags, layered.timeoutMs), merged);
   const settings: CommandSettings = { connection, env: merged };
-  if (layered.notifications !== undefined) settings.notifications = layered.notifications;
+  const notificationsRefused = untrustedNotifications(layered.config, layered.positions, flags, env);
+  if (notificationsRefused) settings.notificationsRefused = notificationsRefused;
+  else if (layered.notifications !== undefined) settings.notifications = layered.notifications;
   const stateDir = flags.stateDir ?? merged.WSYNC_STATE_DIR;
   if (stateDir) settings.stateDir = stateDir;
   const secretsDir = flags.secretsDir ?? merged.WSYNC_SECRETS_DIR;

@@ -37,6 +37,11 @@ export interface Interpolated {
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * wsync's own credentials: a file that names one would copy the workspace token (or the daemon's
+ * control or notification secrets) into an object, whose notifier or webhook may send it anywhere.
+ */
+const OWN_CREDENTIALS = new Set(['WSYNC_TOKEN', 'WSYNC_CONTROL_TOKEN', 'WSYNC_NOTIFY_WEBHOOK_SECRET', 'WSYNC_NOTIFY_SLACK_URL']);
 const HINT = 'use ${env:NAME} or ${file:PATH}; write $${ for a literal ${';
 
 /** Resolves `${env:NAME}`, `${file:PATH}` and the `$${` escape in one string scalar. */
@@ -103,6 +108,7 @@ function resolveExpression(expression: string, sources: SecretSources): { value:
   const argument = colon < 0 ? '' : expression.slice(colon + 1);
   if (scheme === 'env') {
     if (!ENV_NAME.test(argument)) return { error: `${shown(expression)}: not a valid environment variable name` };
+    if (OWN_CREDENTIALS.has(argument)) return { error: `${shown(expression)}: ${argument} is wsync's own credential, never a value of a resource` };
     if (sources.asWritten) return { value: `\${${expression}}` };
     const value = sources.env[argument];
     if (value === undefined) return { error: `environment variable ${argument} is not set (${shown(expression)})` };

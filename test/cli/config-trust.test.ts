@@ -104,6 +104,44 @@ describe('a wsync.yaml in the tree cannot decide where the token goes', () => {
     expect(await emulator.requests()).toEqual([]);
   });
 
+  it('reads ${file:} secrets from a directory outside the tree only on the word of a flag, the environment or trust', async () => {
+    const outside = join(root, 'outside-secrets');
+    await mkdir(outside, { recursive: true });
+    const dir = await treeWith('secrets-outside', `# a pull request's change\nsecretsDir: ${outside}\n`);
+    const refused = await runCli(['plan', dir, '--state-dir', join(root, 'state-secrets')], emulator.env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/wsync\.yaml:2:1: secretsDir: a secrets directory outside the tree is named only by wsync\.yaml/);
+    expect(refused.stderr).toContain('set --secrets-dir or WSYNC_SECRETS_DIR');
+    expect(await emulator.requests()).toEqual([]);
+    for (const settled of [{ WSYNC_SECRETS_DIR: outside }, { WSYNC_TRUST_CONFIG: '1' }]) {
+      const result = await runCli(['plan', dir, '--state-dir', join(root, 'state-secrets')], { ...emulator.env, ...settled });
+      expect(result.stderr, JSON.stringify(settled)).toBe('');
+      expect(result.code).toBe(0);
+    }
+    // Inside the tree, the files are the change's own, shown to its reviewer: no trust needed.
+    const inside = await treeWith('secrets-inside', 'secretsDir: secrets\n');
+    await mkdir(join(inside, 'secrets'));
+    const plan = await runCli(['plan', inside, '--state-dir', join(root, 'state-secrets-inside')], emulator.env);
+    expect(plan.stderr).toBe('');
+    expect(plan.code).toBe(0);
+  });
+
+  it("run refuses notification targets only the tree names (where events go, which files it reads); plan ignores them", async () => {
+    const hmac = join(root, 'operator-hmac-key');
+    await writeFile(hmac, 'an-operator-hmac-key\n');
+    const config = `notifications:\n  targets:\n    - type: webhook\n      url: ${trap.url}/events\n      secretFile: ${hmac}\n`;
+    const dir = await treeWith('notify-untrusted', config);
+    const run = await runCli(['run', dir, '--listen', '127.0.0.1:0', '--state-dir', join(root, 'state-notify')], emulator.env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/wsync\.yaml:1:1: notifications: targets named only by wsync\.yaml, which is part of the tree/);
+    expect(run.stderr).toContain('--notify-webhook');
+    expect(run.stderr).not.toContain('an-operator-hmac-key');
+    expect(trap.seen).toEqual([]);
+    const plan = await runCli(['plan', dir, '--state-dir', join(root, 'state-notify')], emulator.env);
+    expect(plan.stderr).toBe('');
+    expect(plan.code).toBe(0);
+  });
+
   it('uses the file where the operator says the tree is trusted (--trust-config, WSYNC_TRUST_CONFIG=1)', async () => {
     const dir = await treeWith('trusted', `url: ${emulator.url}\n`);
     const flag = await runCli(['plan', dir, '--state-dir', join(root, 'state-trusted'), '--trust-config'], { WSYNC_TOKEN: TOKEN });

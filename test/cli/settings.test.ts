@@ -33,11 +33,17 @@ describe('settings: flags, then environment, then wsync.yaml', () => {
     expect(resolveSettings(dir, {}, { WSYNC_TRUST_CONFIG: '1' }).connection.token()).toBe('file-token');
   });
 
-  it('takes paths and the timeout from an untrusted file: they do not decide where the token goes', () => {
-    const dir = dirWith('stateDir: state\nsecretsDir: /s\ntimeoutMs: 1234\ninsecure: false\n');
+  it('takes paths inside the tree and the timeout from an untrusted file: they do not decide where the token goes', () => {
+    const dir = dirWith('stateDir: state\nsecretsDir: secrets\ntimeoutMs: 1234\ninsecure: false\n');
     const s = resolveSettings(dir, {}, { WSYNC_TOKEN: 't', WSYNC_URL: 'http://127.0.0.1:10/' });
     expect(s.connection.timeoutMs).toBe(1234);
-    expect(s).toMatchObject({ stateDir: join(dir, 'state'), secretsDir: '/s' });
+    expect(s).toMatchObject({ stateDir: join(dir, 'state'), secretsDir: join(dir, 'secrets') });
+    // A secrets directory outside the tree needs the operator's word.
+    const outside = dirWith('secretsDir: ../elsewhere\n');
+    const env = { WSYNC_TOKEN: 't', WSYNC_URL: 'http://127.0.0.1:10/' };
+    expect(() => resolveSettings(outside, {}, env)).toThrow(/^wsync\.yaml:1:1: secretsDir: a secrets directory outside the tree/);
+    expect(resolveSettings(outside, { secretsDir: '/s' }, env).secretsDir).toBe('/s');
+    expect(resolveSettings(outside, { trustConfig: true }, env).secretsDir).toBe(join(outside, '..', 'elsewhere'));
   });
 
   it('refuses the url, orgId, tokenFile and insecure only the file names, each at its line', () => {

@@ -81,6 +81,17 @@ describe('${env:NAME}', () => {
     }
   });
 
+  it("never copies wsync's own credentials into an object, and never says their value", () => {
+    const env = { WSYNC_TOKEN: 'xaat-workspace-token', WSYNC_CONTROL_TOKEN: 'control-token-0123456789', WSYNC_NOTIFY_WEBHOOK_SECRET: 'hmac-key', WSYNC_NOTIFY_SLACK_URL: 'https://hooks.slack.com/services/T/B/x' };
+    for (const name of Object.keys(env) as (keyof typeof env)[]) {
+      const desired = readOne(webhook(`"Bearer \${env:${name}}"`), { env });
+      const errors = errorsOf(desired);
+      expect(errors, name).toMatchObject([{ code: 'interpolation', line: 11, field: 'spec.properties.customWebhook.secretHeaders.Authorization' }]);
+      expect(errors[0]?.message).toContain(`${name} is wsync's own credential`);
+      expect(JSON.stringify(desired)).not.toContain(env[name]);
+    }
+  });
+
   it('keys are not interpolated', () => {
     const desired = readOne(doc('kind: Org', 'metadata:', '  name: x', '  annotations:', '    ${env:A}: v'), { env: { A: 'a' } });
     expect(desired.resources[0]?.annotations).toEqual({ '${env:A}': 'v' });

@@ -1,5 +1,7 @@
 // `wsync run` settings: flags, then environment, then DIR/wsync.yaml, checked before the daemon starts.
 import { validate as validateCron } from 'node-cron';
+import { ConfigError } from '../../../api/errors.js';
+import { formatDiagnostic } from '../../../core/diagnostics.js';
 import { resolve } from 'node:path';
 import type { DaemonConfig } from '../../../daemon/daemon.js';
 import { parseListen, type ListenAddress } from '../../../daemon/http.js';
@@ -61,6 +63,7 @@ export async function settingsFrom(dirArg: string, flags: RunFlags, env: Record<
   if (!['auto', 'json', 'pretty'].includes(format)) throw new UsageError(`--log-format: "${format}" is not one of auto, json, pretty`);
   // Flags, then environment, then DIR/wsync.yaml.
   const configured = resolveSettings(dir, flags, env);
+  if (configured.notificationsRefused) throw new ConfigError(formatDiagnostic(configured.notificationsRefused));
   const stateDirFlag = configured.stateDir;
   const secretsDir = configured.secretsDir;
   const settings: Settings = {
