@@ -83,7 +83,8 @@ export const dashboard: KindModule = {
   computed: [],
   timestamps: [],
   immutable: [],
-  references: [],
+  // Names go on the wire as written (a dataset's id is its name); checked like every dataset name.
+  references: [{ field: 'dashboard.datasets', wireField: 'dashboard.datasets', target: 'Dataset', many: true, oftenUndeclared: true }],
   documentFile: { pathField: 'file', documentField: 'dashboard', schemaFile: 'dashboard-document.json' },
 
   normalize(spec) {

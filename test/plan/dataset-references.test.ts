@@ -2,6 +2,7 @@
 // datasets, before any write. A dataset declared in the same files is created first, in one apply.
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, KindName } from '../../src/core/types.js';
+import { caseOf } from './kind-cases.js';
 import { changeOf, desiredOf, inventoryOf, liveOf, owns, plan, policyOf, resource, wire } from './builders.js';
 
 interface Referrer {
@@ -44,6 +45,13 @@ const REFERRERS: Referrer[] = [
     spec: (d) => ({ datasetCapabilities: { [d]: { ingest: ['create'] } } }),
     pointer: `/spec/datasetCapabilities/payments`,
     label: 'spec.datasetCapabilities.paymnts',
+  },
+  {
+    kind: 'Dashboard',
+    name: 'checkout',
+    spec: (d) => ({ dashboard: { ...(caseOf('Dashboard').spec.dashboard as JsonObject), datasets: ['http', d] } }),
+    pointer: '/spec/dashboard/datasets/1',
+    label: 'spec.dashboard.datasets[1]',
   },
 ];
 
