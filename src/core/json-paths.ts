@@ -48,23 +48,54 @@ export function patternIsPrefix(pattern: readonly string[], segments: readonly s
   return pattern.length <= segments.length && pattern.every((part, i) => part === '*' || part === segments[i]);
 }
 
+/** A match whose pointer and dotted forms are made when asked for (the planner asks for few). */
+class Match implements MatchedPath {
+  constructor(
+    readonly segments: string[],
+    readonly value: JsonValue,
+  ) {}
+
+  get pointer(): string {
+    return toPointer(this.segments);
+  }
+
+  get dotted(): string {
+    return this.segments.join('.');
+  }
+}
+
+/** Patterns split once: the same few patterns of each kind are looked for in every object. */
+const SPLIT = new Map<string, string[]>();
+
+function splitPattern(pattern: string): string[] {
+  let parts = SPLIT.get(pattern);
+  if (!parts) {
+    parts = pattern.split('.');
+    if (SPLIT.size < 10_000) SPLIT.set(pattern, parts);
+  }
+  return parts;
+}
+
 /** Every value in `spec` at a path matching one of the dotted patterns (`*` = any key). */
 export function findPaths(spec: JsonObject, patterns: readonly string[]): MatchedPath[] {
   const found: MatchedPath[] = [];
-  for (const pattern of patterns) walk(spec, pattern.split('.'), [], found);
+  for (const pattern of patterns) walk(spec, splitPattern(pattern), 0, [], found);
   return found;
 }
 
-function walk(node: JsonValue | undefined, rest: string[], at: string[], out: MatchedPath[]): void {
+function walk(node: JsonValue | undefined, parts: readonly string[], depth: number, at: string[], out: MatchedPath[]): void {
   if (node === undefined) return;
-  if (rest.length === 0) {
-    out.push({ pointer: toPointer(at), dotted: at.join('.'), segments: at, value: node });
+  if (depth === parts.length) {
+    out.push(new Match(at, node));
     return;
   }
   if (!isJsonObject(node)) return;
-  const [head, ...tail] = rest as [string, ...string[]];
-  const keys = head === '*' ? Object.keys(node).sort() : [head];
-  for (const key of keys) if (Object.prototype.hasOwnProperty.call(node, key)) walk(node[key], tail, [...at, key], out);
+  const head = parts[depth] as string;
+  if (head !== '*') {
+    if (Object.prototype.hasOwnProperty.call(node, head)) walk(node[head], parts, depth + 1, [...at, head], out);
+    return;
+  }
+  for (const key of Object.keys(node).sort()) walk(node[key], parts, depth + 1, [...at, key], out);
 }
 
 /** The value at `segments` (objects only on the way), or undefined. */

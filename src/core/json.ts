@@ -90,23 +90,36 @@ export function isEmptyValue(value: JsonValue | undefined): boolean {
   return false;
 }
 
-/** A copy without empty values, bottom up (an object left empty by that is dropped too). */
-function dropEmpty(value: JsonValue): JsonValue | undefined {
+/**
+ * The value without empty values, bottom up (an object left empty by that is dropped too).
+ * Subtrees with nothing to drop are shared, not copied: the planner cleans every object of a
+ * workspace, and most have nothing to drop. Never mutate the result in place.
+ */
+export function dropEmpty(value: JsonValue): JsonValue | undefined {
   if (Array.isArray(value)) {
     // Array elements keep their place: `[null]` is not the same list as `[]`.
     return value.length === 0 ? undefined : value;
   }
   if (!isJsonObject(value)) return isEmptyValue(value) ? undefined : value;
-  const out: JsonObject = {};
-  for (const [key, child] of Object.entries(value)) {
-    if (child === undefined) continue;
-    const kept = dropEmpty(child);
+  let out: JsonObject | undefined;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const child = value[key];
+    const kept = child === undefined ? undefined : dropEmpty(child);
+    if (kept === child && out === undefined) continue;
+    if (out === undefined) {
+      // The first change: copy the keys before it, which were kept as they are.
+      out = {};
+      for (let j = 0; j < i; j++) setOwn(out, keys[j] as string, value[keys[j] as string] as JsonValue);
+    }
     if (kept !== undefined) setOwn(out, key, kept);
   }
-  return Object.keys(out).length === 0 ? undefined : out;
+  const result = out ?? value;
+  return Object.keys(result).length === 0 ? undefined : result;
 }
 
-/** dropEmpty of an object, `{}` when nothing is left. */
+/** dropEmpty of an object, `{}` when nothing is left (shared with `value` where nothing was dropped). */
 export function dropEmptyObject(value: JsonObject): JsonObject {
   const kept = dropEmpty(value);
   return isJsonObject(kept) ? kept : {};

@@ -2,8 +2,8 @@
 // that only real differences remain, then walked into field-level diffs.
 import type { FieldDiff, JsonObject, JsonValue } from '../core/types.js';
 import type { KindModule } from '../kinds/types.js';
-import { canonicalJson, cloneJson, compareText, dropEmptyObject, isEmptyValue, isJsonObject, jsonEqual } from '../core/json.js';
-import { deleteAt, findPaths, getAt, isPrefix, putAt, withValueAt } from '../core/json-paths.js';
+import { canonicalJson, compareText, dropEmpty, dropEmptyObject, isEmptyValue, isJsonObject, jsonEqual, ownChild, setOwn } from '../core/json.js';
+import { findPaths, getAt, isPrefix, withValueAt, withoutValueAt } from '../core/json-paths.js';
 import { withoutAbsentTimes } from '../core/time.js';
 import { compareSecrets, type SecretState } from './secrets.js';
 
@@ -73,6 +73,23 @@ export function compareSpecs(input: CompareInput): Comparison {
  * "no time" out (absent ≡ empty), server defaults in where the field is absent, ignored and
  * computed fields out.
  */
+const DEFAULTS = new WeakMap<KindModule, (readonly [readonly string[], JsonValue])[]>();
+
+/** The kind's defaults as paths and values, split once per kind. */
+function defaultsOf(module: KindModule): (readonly [readonly string[], JsonValue])[] {
+  let defaults = DEFAULTS.get(module);
+  if (!defaults) {
+    defaults = [];
+    for (const [path, value] of Object.entries(module.defaults)) {
+      // As clean leaves it: an empty default ("", [], {}) means the field is absent.
+      const kept = dropEmpty(value);
+      if (kept !== undefined) defaults.push([path.split('.'), kept]);
+    }
+    DEFAULTS.set(module, defaults);
+  }
+  return defaults;
+}
+
 function clean(
   module: KindModule,
   spec: JsonObject,
@@ -80,17 +97,26 @@ function clean(
   dropped: readonly string[],
   withDefaults: boolean,
 ): JsonObject {
-  // dropEmptyObject copies every object on the way, so the secrets can be deleted from its result.
-  const cleaned = dropEmptyObject(withoutAbsentTimes(spec, module.timestamps));
-  for (const found of findPaths(cleaned, module.secretFields)) deleteAt(cleaned, found.segments);
-  for (const [path, value] of withDefaults ? Object.entries(module.defaults) : []) {
-    const segments = path.split('.');
-    if (isEmptyValue(getAt(cleaned, segments))) putAt(cleaned, segments, cloneJson(value));
+  // Copy on write: the spec's objects are shared with the result wherever nothing changes in them.
+  let cleaned = dropEmptyObject(withoutAbsentTimes(spec, module.timestamps));
+  let removed = false;
+  const remove = (segments: readonly string[]): void => {
+    cleaned = withoutValueAt(cleaned, segments);
+    removed = true;
+  };
+  for (const found of findPaths(cleaned, module.secretFields)) remove(found.segments);
+  if (withDefaults) {
+    const spec = cleaned;
+    cleaned = withValues(
+      spec,
+      defaultsOf(module).filter(([segments]) => isEmptyValue(getAt(spec, segments))),
+    );
   }
   for (const pattern of [...ignore.map((p) => p.join('.')), ...dropped]) {
-    for (const found of findPaths(cleaned, [pattern])) deleteAt(cleaned, found.segments);
+    for (const found of findPaths(cleaned, [pattern])) remove(found.segments);
   }
-  return dropEmptyObject(cleaned);
+  // A removal may leave an object empty.
+  return removed ? dropEmptyObject(cleaned) : cleaned;
 }
 
 /**
@@ -157,22 +183,48 @@ function keyedSegments(module: KindModule, spec: JsonObject, segments: readonly 
 
 /** Timestamps as instants and sets in one order, so that equal meanings compare equal. */
 function canonical(module: KindModule, spec: JsonObject): JsonObject {
-  const timestamps = findPaths(spec, module.timestamps);
-  const sets = findPaths(spec, module.setFields);
-  if (timestamps.length === 0 && sets.length === 0) return spec;
-  const out = cloneJson(spec);
-  for (const found of timestamps) {
+  const puts: [readonly string[], JsonValue][] = [];
+  for (const found of findPaths(spec, module.timestamps)) {
     if (typeof found.value !== 'string') continue;
     const instant = Date.parse(found.value);
-    if (!Number.isNaN(instant)) putAt(out, found.segments, new Date(instant).toISOString());
+    if (!Number.isNaN(instant)) puts.push([found.segments, new Date(instant).toISOString()]);
   }
-  for (const found of sets) {
+  for (const found of findPaths(spec, module.setFields)) {
     if (!Array.isArray(found.value)) continue;
     const unique = new Map<string, JsonValue>();
-    for (const item of found.value) unique.set(canonicalJson(item), item);
-    putAt(out, found.segments, [...unique.keys()].sort().map((k) => unique.get(k) as JsonValue));
+    for (const item of found.value) unique.set(typeof item === 'string' ? `s${item}` : canonicalJson(item), item);
+    puts.push([found.segments, [...unique.keys()].sort().map((k) => unique.get(k) as JsonValue)]);
   }
-  return out;
+  return withValues(spec, puts);
+}
+
+/**
+ * `spec` with each value put at its path, copying only the objects on those paths, each once (the
+ * rest is shared with `spec`, which is never changed).
+ */
+function withValues(spec: JsonObject, puts: readonly (readonly [readonly string[], JsonValue])[]): JsonObject {
+  if (puts.length === 0) return spec;
+  const copies = new Set<JsonObject>();
+  const copyOf = (node: JsonObject): JsonObject => {
+    if (copies.has(node)) return node;
+    const copy = { ...node };
+    copies.add(copy);
+    return copy;
+  };
+  const root = copyOf(spec);
+  for (const [segments, value] of puts) {
+    let node = root;
+    for (let i = 0; i < segments.length - 1; i++) {
+      const key = segments[i] as string;
+      const child = ownChild(node, key);
+      const next = isJsonObject(child) ? copyOf(child) : copyOf({});
+      setOwn(node, key, next);
+      node = next;
+    }
+    const last = segments[segments.length - 1];
+    if (last !== undefined) setOwn(node, last, value);
+  }
+  return root;
 }
 
 /** Diffs at the smallest differing node; objects are entered, arrays and scalars compared whole. */
@@ -192,8 +244,9 @@ function walk(
     const l = isJsonObject(live) ? live : {};
     const dc = isJsonObject(desiredCanon) ? desiredCanon : {};
     const lc = isJsonObject(liveCanon) ? liveCanon : {};
-    const keys = [...new Set([...Object.keys(dc), ...Object.keys(lc)])].sort();
-    for (const key of keys) walk(d[key], l[key], dc[key], lc[key], [...at, key], out);
+    // No order needed here: compareSpecs sorts the diffs by path.
+    for (const key of Object.keys(dc)) walkChild(d, l, dc, lc, key, at, out);
+    for (const key of Object.keys(lc)) if (!Object.prototype.hasOwnProperty.call(dc, key)) walkChild(d, l, dc, lc, key, at, out);
     return;
   }
   if (jsonEqual(desiredCanon, liveCanon)) return;
@@ -201,4 +254,12 @@ function walk(
   if (live !== undefined) diff.before = live;
   if (desired !== undefined) diff.after = desired;
   out.push(diff);
+}
+
+/** walk of one key of two objects; equal scalars (most of a no-op plan) are passed over without a path. */
+function walkChild(d: JsonObject, l: JsonObject, dc: JsonObject, lc: JsonObject, key: string, at: string[], out: RawDiff[]): void {
+  const dv = dc[key];
+  const lv = lc[key];
+  if (dv === lv && (dv === null || typeof dv !== 'object')) return;
+  walk(d[key], l[key], dv, lv, [...at, key], out);
 }

@@ -35,29 +35,46 @@ function liveObjectsInOrder(live: LiveState): [KindName, LiveObject][] {
   return out;
 }
 
+function entryOf(kind: KindName, object: LiveObject, resolveId: ResolveId): LiveEntry {
+  const module = KINDS[kind];
+  const { name, spec } = module.fromWire(object.raw, resolveId);
+  return { kind, object, name, spec, key: module.keyOf(name, spec) };
+}
+
 function entriesWith(objects: [KindName, LiveObject][], resolveId: ResolveId): LiveEntry[] {
-  return objects.map(([kind, object]) => {
-    const module = KINDS[kind];
-    const { name, spec } = module.fromWire(object.raw, resolveId);
-    return { kind, object, name, spec, key: module.keyOf(name, spec) };
-  });
+  return objects.map(([kind, object]) => entryOf(kind, object, resolveId));
 }
 
 /**
  * Every live object through its kind module. A key may itself depend on another object's key (a
- * starred query's key holds its owner's email, found from the owner's user id), so the objects
- * are read until their keys stop moving (with today's kinds: the second read confirms the first
- * resolved one). The entries of the last read were made with the final keys.
+ * starred query's key holds its owner's email, found from the owner's user id). The first read
+ * goes kind by kind in dependency order, each id resolved from the keys of the kinds already read:
+ * when no object asked for an id of a kind not read yet, those keys are final and one read is
+ * enough (today's kinds always). Otherwise the objects are read again until their keys stop moving.
  */
 function readEntries(live: LiveState): { entries: LiveEntry[]; resolveId: ResolveId } {
   const objects = liveObjectsInOrder(live);
-  let keys = new Map<string, string>();
-  let entries: LiveEntry[] = [];
-  for (let pass = 0; pass <= KIND_NAMES.length + 1; pass++) {
+  const read = new Set<KindName>();
+  let early = false;
+  const firstKeys = new Map<string, string>();
+  const firstEntries = objects.map(([kind, object]) => {
+    read.add(kind);
+    const entry = entryOf(kind, object, (target, id) => {
+      if (!read.has(target) || (target === kind && !firstKeys.has(idSlot(target, id)))) early = true;
+      return firstKeys.get(idSlot(target, id));
+    });
+    firstKeys.set(idSlot(kind, object.id), entry.key);
+    return entry;
+  });
+  if (!early) return { entries: firstEntries, resolveId: (kind, id) => firstKeys.get(idSlot(kind, id)) };
+
+  let keys = firstKeys;
+  let entries: LiveEntry[] = firstEntries;
+  for (let pass = 1; pass <= KIND_NAMES.length + 1; pass++) {
     const current = keys;
     entries = entriesWith(objects, (kind, id) => current.get(idSlot(kind, id)));
     keys = new Map(entries.map((e) => [idSlot(e.kind, e.object.id), e.key]));
-    if (pass > 0 && sameEntries(current, keys)) break;
+    if (sameEntries(current, keys)) break;
   }
   const final = keys;
   return { entries, resolveId: (kind, id) => final.get(idSlot(kind, id)) };

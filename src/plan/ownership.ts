@@ -4,15 +4,20 @@ import { KINDS } from '../kinds/index.js';
 import type { KindModule } from '../kinds/types.js';
 
 export class Ownership {
-  private readonly byId = new Map<string, InventoryEntry>();
+  /** Kind, then id: no key string is built per lookup (the planner asks for every live object). */
+  private readonly byKind = new Map<KindName, Map<string, InventoryEntry>>();
 
   constructor(inventory: Inventory) {
-    for (const entry of inventory.entries) this.byId.set(`${entry.kind}\u0000${entry.id}`, entry);
+    for (const entry of inventory.entries) {
+      let byId = this.byKind.get(entry.kind);
+      if (!byId) this.byKind.set(entry.kind, (byId = new Map()));
+      byId.set(entry.id, entry);
+    }
   }
 
   /** The inventory entry of a live object, when wsync created or adopted it. */
   entryFor(kind: KindName, id: string): InventoryEntry | undefined {
-    return this.byId.get(`${kind}\u0000${id}`);
+    return this.byKind.get(kind)?.get(id);
   }
 }
 

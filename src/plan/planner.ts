@@ -18,6 +18,7 @@ import {
   type LiveObject,
   type LiveState,
   type Plan,
+  type PlanFingerprint,
   type Policy,
 } from '../core/types.js';
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
@@ -440,12 +441,34 @@ export function planChanges(desired: Desired, allLive: LiveState, inventory: Inv
   const ordered = orderChanges(items);
   const summary = Object.fromEntries(ACTIONS.map((a) => [a, 0])) as Record<Action, number>;
   for (const change of ordered) summary[change.action] += 1;
-  return {
-    version: 1,
-    changes: ordered,
-    diagnostics: sortDiagnostics(ctx.diagnostics),
-    refusals,
-    summary,
-    fingerprint: fingerprintInputs(desired, live, liveIndex),
-  };
+  return withLazyFingerprint(
+    { version: 1, changes: ordered, diagnostics: sortDiagnostics(ctx.diagnostics), refusals, summary },
+    () => fingerprintInputs(desired, live, liveIndex),
+  );
+}
+
+/**
+ * The plan with its fingerprint made on first read: it hashes every declared and live object, and
+ * only a saved or JSON plan needs it (text and markdown plans, the daemon's reconciles never read
+ * it). Enumerable, so JSON.stringify and a spread see it as a plain field.
+ */
+function withLazyFingerprint(plan: Omit<Plan, 'fingerprint'>, make: () => PlanFingerprint): Plan {
+  let made: PlanFingerprint | undefined;
+  let inputs: (() => PlanFingerprint) | undefined = make;
+  return Object.defineProperty(plan, 'fingerprint', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      if (made === undefined && inputs) {
+        made = inputs();
+        // The inputs are the whole desired and live state: not kept once the fingerprint is made.
+        inputs = undefined;
+      }
+      return made as PlanFingerprint;
+    },
+    set: (value: PlanFingerprint) => {
+      made = value;
+      inputs = undefined;
+    },
+  }) as Plan;
 }
