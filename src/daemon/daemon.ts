@@ -6,8 +6,11 @@ import type { ApplyEvent } from '../apply/index.js';
 import { formatDiagnostic, sortDiagnostics } from '../core/diagnostics.js';
 import { createRedactor } from '../core/redact.js';
 import { safeMessage } from '../core/safe-text.js';
-import type { Policy } from '../core/types.js';
+import { isWriteAction, type KindName, type Policy } from '../core/types.js';
+import { DEFAULT_LIVE_REUSE_MS, LiveCache } from '../live/index.js';
+import { PlanMemo } from '../plan/plan-memo.js';
 import { reconcile, type ReconcileOutcome } from '../reconcile/index.js';
+import { FileCache } from '../source/file-cache.js';
 import { WriterLease, WriterLeaseError } from '../reconcile/writer-lease.js';
 import type { TreeLimits } from '../source/limits.js';
 import { openState, type StateHandle } from '../state/index.js';
@@ -53,6 +56,8 @@ export interface DaemonConfig {
   suspended?: boolean;
   /** wsync's version, for wsync_build_info. */
   version?: string;
+  /** How long a reconcile after a file edit may reuse the last live read (default 5 minutes; 0: never). */
+  liveReuseMs?: number;
 }
 
 const MAX_LOGGED_DIAGNOSTICS = 20;
@@ -84,6 +89,8 @@ export class Daemon {
   private lastTarget: string | null = null;
   private secretValues: string[] = [];
   private stopping: Promise<void> | null = null;
+  /** Kept between reconciles so that an edit costs what it changed (docs/incremental.md). */
+  private readonly incremental: { files: FileCache; live: LiveCache; memo: PlanMemo };
 
   private constructor(config: DaemonConfig) {
     this.config = config;
@@ -104,6 +111,11 @@ export class Daemon {
     }
     this.connection = config.connection;
     this.client = this.connect(config.connection);
+    this.incremental = {
+      files: new FileCache(),
+      live: new LiveCache({ maxAgeMs: config.liveReuseMs ?? DEFAULT_LIVE_REUSE_MS }),
+      memo: new PlanMemo(),
+    };
     this.scheduler = new Scheduler({
       run: (triggers) => this.runOnce(triggers),
       debounceMs: config.debounceMs,
@@ -374,6 +386,9 @@ export class Daemon {
         });
       }
       if (enforce && this.state !== null && this.lease === null) this.lease = this.startLease(this.state);
+      // Only file edits reuse the last live read; every other trigger (start, the schedule, SIGHUP,
+      // a retry after a failure) reads all live state, so drift is found.
+      if (![...triggers].every((t) => t === 'change' || t === 'revision')) this.incremental.live.invalidate();
       outcome = await reconcile({
         dir: snap.target,
         secretsDir: this.config.secretsDir,
@@ -389,15 +404,36 @@ export class Daemon {
         signal: this.abort.signal,
         writerLease: this.lease ?? undefined,
         onChange: (event) => this.onChange(event, snap.revision),
+        incremental: this.incremental,
       });
       this.secretValues = outcome.desired.secretValues;
       record.result = outcome.status;
+      await this.keepLiveCurrent(outcome);
     } catch (err) {
+      this.incremental.live.invalidate();
       record.message = this.redact(errorText(err));
       // Another wsync writes the workspace: a refusal, not a fault of this one.
       if (err instanceof WriterLeaseError) record.result = 'refused';
     }
     return this.finish(record, startedMs, outcome);
+  }
+
+  /**
+   * After its own writes the live cache lists the written kinds again, so that the next edit plans
+   * against what a full read would find; anything less certain (a failed or stopped apply, a
+   * delete, which the server may cascade) forgets the cache instead.
+   */
+  private async keepLiveCurrent(outcome: ReconcileOutcome): Promise<void> {
+    const cache = this.incremental.live;
+    if (outcome.status === 'failed' || outcome.status === 'stopped') return cache.invalidate();
+    const written = (outcome.result?.events ?? []).filter((e) => e.outcome === 'done' && isWriteAction(e.action));
+    if (written.length === 0) return;
+    if (written.some((e) => e.action === 'delete' || e.action === 'replace')) return cache.invalidate();
+    try {
+      await outcome.phases.measureAsync('live', () => cache.refresh(this.client, new Set<KindName>(written.map((e) => e.kind))));
+    } catch (err) {
+      this.log.warn({ err: this.redact(errorText(err)) }, 'could not list the written kinds again; the next reconcile reads all live state');
+    }
   }
 
   /** The writer lease of this state directory, renewed on a timer between reconciles. */
@@ -492,6 +528,8 @@ export class Daemon {
       pending_drift: plan ? this.status.pendingDrift.length : undefined,
       writes: counts.writes,
       live_requests: outcome?.liveRequests,
+      live_reused: outcome?.liveReused,
+      phases_ms: outcome?.phases.rounded(),
       error: record.message,
       suspended: record.suspended,
     };

@@ -12,18 +12,32 @@ import type { LiveScope } from './scope.js';
 /** Stops a paged read whose server ignores offset (every page the same) from looping for ever. */
 const MAX_PAGES = 10_000;
 
-export async function readLive(client: ApiClient, scope: LiveScope): Promise<LiveState> {
+/**
+ * Lists already made, kept by a caller that reads again (the daemon's LiveCache): per kind for
+ * whole kinds, per kind and dataset for the others.
+ */
+export interface LiveStore {
+  whole: Map<KindName, LiveObject[]>;
+  perDataset: Map<KindName, Map<string, LiveObject[]>>;
+  datasetNames?: string[];
+}
+
+export async function readLive(client: ApiClient, scope: LiveScope, store?: LiveStore): Promise<LiveState> {
   const before = client.stats.requests;
   let datasetNames: Promise<string[]> | undefined;
-  const everyDataset = (): Promise<string[]> => (datasetNames ??= listDatasetNames(client));
+  const everyDataset = (): Promise<string[]> =>
+    (datasetNames ??= store?.datasetNames ? Promise.resolve(store.datasetNames) : listDatasetNames(client).then((names) => {
+      if (store) store.datasetNames = names;
+      return names;
+    }));
 
   const kinds = [...new Set(scope.kinds)];
   const results = await Promise.all(
     kinds.map(async (kind) => {
-      if (KINDS[kind].list.style !== 'per-dataset') return listAddOnAware(client, kind);
+      if (KINDS[kind].list.style !== 'per-dataset') return listAddOnAware(client, kind, store);
       const wanted = new Set(scope.datasets[kind] ?? []);
       if (scope.allDatasets?.includes(kind)) for (const name of await everyDataset()) wanted.add(name);
-      const read = await listDatasets(client, kind, [...wanted].sort());
+      const read = await listDatasets(client, kind, [...wanted].sort(), store);
       return { kind, objects: read.objects, datasets: read.listed };
     }),
   );
@@ -41,6 +55,14 @@ export async function readLive(client: ApiClient, scope: LiveScope): Promise<Liv
   // Attempts, retries included, as the client counted them while this read ran.
   state.requests = client.stats.requests - before;
   return state;
+}
+
+async function listWholeStored(client: ApiClient, kind: KindName, store: LiveStore | undefined): Promise<LiveObject[]> {
+  const kept = store?.whole.get(kind);
+  if (kept) return kept;
+  const objects = await listWhole(client, kind);
+  store?.whole.set(kind, objects);
+  return objects;
 }
 
 /**
@@ -65,9 +87,9 @@ interface KindRead {
  * A kind of an add-on the workspace may not have (RBAC) answers its list with 403 or 404 there:
  * that kind is unavailable, not an error of the whole read. The planner decides what it means.
  */
-async function listAddOnAware(client: ApiClient, kind: KindName): Promise<KindRead> {
+async function listAddOnAware(client: ApiClient, kind: KindName, store: LiveStore | undefined): Promise<KindRead> {
   try {
-    return { kind, objects: await listWhole(client, kind) };
+    return { kind, objects: await listWholeStored(client, kind, store) };
   } catch (err) {
     const refused = err instanceof ApiError && (err.status === 403 || err.status === 404);
     if (!refused || KINDS[kind].addOn === undefined) throw err;
@@ -76,7 +98,7 @@ async function listAddOnAware(client: ApiClient, kind: KindName): Promise<KindRe
   }
 }
 
-async function listWhole(client: ApiClient, kind: KindName): Promise<LiveObject[]> {
+export async function listWhole(client: ApiClient, kind: KindName): Promise<LiveObject[]> {
   const strategy = KINDS[kind].list;
   if (strategy.style === 'plain') {
     const res = await client.request({ method: 'GET', path: strategy.path });
@@ -112,8 +134,19 @@ async function listDatasets(
   client: ApiClient,
   kind: KindName,
   datasets: string[],
+  store?: LiveStore,
 ): Promise<{ objects: LiveObject[]; listed: string[] }> {
-  const perDataset = await Promise.all(datasets.map((dataset) => listOneDataset(client, kind, dataset)));
+  let kept = store?.perDataset.get(kind);
+  if (store && !kept) store.perDataset.set(kind, (kept = new Map()));
+  const perDataset = await Promise.all(
+    datasets.map(async (dataset) => {
+      const known = kept?.get(dataset);
+      if (known) return known;
+      const found = await listOneDataset(client, kind, dataset);
+      kept?.set(dataset, found);
+      return found;
+    }),
+  );
   return { objects: perDataset.flat(), listed: [...datasets] };
 }
 
@@ -121,7 +154,7 @@ async function listDatasets(
  * The objects of one dataset. A dataset that does not exist (404) holds none: it may be declared
  * and created in this run, and whether it exists at all is the planner's reference check.
  */
-async function listOneDataset(client: ApiClient, kind: KindName, dataset: string): Promise<LiveObject[]> {
+export async function listOneDataset(client: ApiClient, kind: KindName, dataset: string): Promise<LiveObject[]> {
   const strategy = KINDS[kind].list;
   if (strategy.style !== 'per-dataset') throw new Error(`${kind} is not listed per dataset`);
   const inPath = strategy.datasetIn === 'path';

@@ -3,6 +3,7 @@ import { compareText } from '../core/json.js';
 import { type JsonObject, type KindName, type LiveObject, type LiveState } from '../core/types.js';
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import type { ResolveId } from '../kinds/types.js';
+import type { PlanMemo } from './plan-memo.js';
 
 export interface LiveEntry {
   kind: KindName;
@@ -35,14 +36,25 @@ function liveObjectsInOrder(live: LiveState): [KindName, LiveObject][] {
   return out;
 }
 
-function entryOf(kind: KindName, object: LiveObject, resolveId: ResolveId): LiveEntry {
+function entryOf(kind: KindName, object: LiveObject, resolveId: ResolveId, memo: PlanMemo | undefined): LiveEntry {
+  const known = memo?.entries.get(object);
+  // The same object read with the same answers to its id lookups reads the same.
+  if (known && known.lookups.every(([k, id, key]) => resolveId(k, id) === key)) return known.entry;
+  const lookups: [KindName, string, string | undefined][] = [];
+  const recording: ResolveId = (k, id) => {
+    const key = resolveId(k, id);
+    lookups.push([k, id, key]);
+    return key;
+  };
   const module = KINDS[kind];
-  const { name, spec } = module.fromWire(object.raw, resolveId);
-  return { kind, object, name, spec, key: module.keyOf(name, spec) };
+  const { name, spec } = module.fromWire(object.raw, memo ? recording : resolveId);
+  const entry = { kind, object, name, spec, key: module.keyOf(name, spec) };
+  memo?.entries.set(object, { entry, lookups });
+  return entry;
 }
 
-function entriesWith(objects: [KindName, LiveObject][], resolveId: ResolveId): LiveEntry[] {
-  return objects.map(([kind, object]) => entryOf(kind, object, resolveId));
+function entriesWith(objects: [KindName, LiveObject][], resolveId: ResolveId, memo: PlanMemo | undefined): LiveEntry[] {
+  return objects.map(([kind, object]) => entryOf(kind, object, resolveId, memo));
 }
 
 /**
@@ -52,17 +64,22 @@ function entriesWith(objects: [KindName, LiveObject][], resolveId: ResolveId): L
  * when no object asked for an id of a kind not read yet, those keys are final and one read is
  * enough (today's kinds always). Otherwise the objects are read again until their keys stop moving.
  */
-function readEntries(live: LiveState): { entries: LiveEntry[]; resolveId: ResolveId } {
+function readEntries(live: LiveState, memo?: PlanMemo): { entries: LiveEntry[]; resolveId: ResolveId } {
   const objects = liveObjectsInOrder(live);
   const read = new Set<KindName>();
   let early = false;
   const firstKeys = new Map<string, string>();
   const firstEntries = objects.map(([kind, object]) => {
     read.add(kind);
-    const entry = entryOf(kind, object, (target, id) => {
-      if (!read.has(target) || (target === kind && !firstKeys.has(idSlot(target, id)))) early = true;
-      return firstKeys.get(idSlot(target, id));
-    });
+    const entry = entryOf(
+      kind,
+      object,
+      (target, id) => {
+        if (!read.has(target) || (target === kind && !firstKeys.has(idSlot(target, id)))) early = true;
+        return firstKeys.get(idSlot(target, id));
+      },
+      memo,
+    );
     firstKeys.set(idSlot(kind, object.id), entry.key);
     return entry;
   });
@@ -72,7 +89,7 @@ function readEntries(live: LiveState): { entries: LiveEntry[]; resolveId: Resolv
   let entries: LiveEntry[] = firstEntries;
   for (let pass = 1; pass <= KIND_NAMES.length + 1; pass++) {
     const current = keys;
-    entries = entriesWith(objects, (kind, id) => current.get(idSlot(kind, id)));
+    entries = entriesWith(objects, (kind, id) => current.get(idSlot(kind, id)), memo);
     keys = new Map(entries.map((e) => [idSlot(e.kind, e.object.id), e.key]));
     if (sameEntries(current, keys)) break;
   }
@@ -91,8 +108,8 @@ export function resolveIdFromLive(live: LiveState): ResolveId {
   return readEntries(live).resolveId;
 }
 
-export function indexLive(live: LiveState): LiveIndex {
-  const { entries, resolveId } = readEntries(live);
+export function indexLive(live: LiveState, memo?: PlanMemo): LiveIndex {
+  const { entries, resolveId } = readEntries(live, memo);
   const byKey = new Map<KindName, Map<string, LiveEntry[]>>();
   for (const entry of entries) {
     let perKind = byKey.get(entry.kind);

@@ -21,6 +21,7 @@ import {
   type PlanFingerprint,
   type Policy,
 } from '../core/types.js';
+import type { Measure } from '../core/phase-times.js';
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import type { KindModule } from '../kinds/types.js';
 import { ignoredFields, isIssuedSecretHeldElsewhere, isObserved, rotationGraceMs } from './annotations.js';
@@ -30,6 +31,7 @@ import { fingerprintInputs, specPointer } from './fingerprint.js';
 import { indexLive, liveWithKey, type LiveEntry, type LiveIndex } from './live-index.js';
 import { orderChanges, type Ordered } from './ordering.js';
 import { applySafetyRules, missingDeletionOptIn, Ownership, pruneReason } from './ownership.js';
+import { sameChangeInputs, type PlanMemo } from './plan-memo.js';
 import { checkReferences, nameIndexFrom } from './references.js';
 import { isSelected, unmatchedSelection, type Selection } from './selection.js';
 
@@ -54,6 +56,10 @@ export interface PlanContext {
   removals?: BaseRemovals;
   /** Plan only these resources (`--target`, `--kind`); nothing is pruned then. */
   selection?: Selection;
+  /** What earlier plans computed (the daemon's): work whose inputs have not moved is not done again. */
+  memo?: PlanMemo;
+  /** Times the reference checks (the caller times the rest). */
+  measure?: Measure;
 }
 
 interface Context extends PlanContext {
@@ -89,6 +95,42 @@ function missingReason(module: KindModule, resource: DesiredResource, spec: Desi
   if (module.missingReason) return module.missingReason(resource.name, spec);
   if (module.datasetOf) return `${module.kind} "${resource.name}" does not exist in dataset "${module.datasetOf(spec)}" yet`;
   return `${module.kind} objects cannot be created through the API`;
+}
+
+/** Whether the resource's kind, and its dataset, were listed: what planDeclared checks first. */
+function listedState(resource: DesiredResource, live: LiveState): string {
+  if (!live.listedKinds.includes(resource.kind)) return 'kind not listed';
+  const module = KINDS[resource.kind];
+  if (!module.datasetOf) return 'listed';
+  const dataset = module.datasetOf(module.normalize?.(resource.spec) ?? resource.spec);
+  return (live.listedDatasets[resource.kind] ?? []).includes(dataset) ? 'listed' : 'dataset not listed';
+}
+
+/** planDeclared, or its result for the same inputs from the memo. The memo's copy is never handed out: changes are amended later. */
+function planDeclaredOnce(resource: DesiredResource, ctx: Context, memo: PlanMemo | undefined): Change {
+  // A kind the workspace cannot list reports its add-on once per plan, whichever resource comes first.
+  if (!memo || ctx.live.unavailable?.[resource.kind] !== undefined) return planDeclared(resource, ctx);
+  const matches = liveWithKey(ctx.liveIndex, resource.kind, resource.key);
+  const [first] = matches;
+  const ref = changeRef(resource.kind, resource.key);
+  const inputs = {
+    matches,
+    owner: first && matches.length === 1 ? ctx.ownership.entryFor(resource.kind, first.object.id) : undefined,
+    listed: listedState(resource, ctx.live),
+    policy: ctx.policy,
+    hashKey: ctx.inventory.hashKey,
+    secrets: `${ctx.heldSecrets?.has(ref) ?? '-'} ${ctx.pendingSecrets?.has(ref) ?? '-'}`,
+  };
+  const known = memo.changes.get(resource);
+  if (known && sameChangeInputs(known, inputs)) {
+    ctx.diagnostics.push(...known.diagnostics);
+    return { ...known.change };
+  }
+  const before = ctx.diagnostics.length;
+  const change = planDeclared(resource, ctx);
+  // A replace with a grace period says until when, from the time of the plan: planned afresh each time.
+  if (change.grace === undefined) memo.changes.set(resource, { ...inputs, change: { ...change }, diagnostics: ctx.diagnostics.slice(before) });
+  return change;
 }
 
 function planDeclared(resource: DesiredResource, ctx: Context): Change {
@@ -366,8 +408,9 @@ function planRetired(object: LiveObject, until: string, ctx: Context): Change | 
 }
 
 export function planChanges(desired: Desired, allLive: LiveState, inventory: Inventory, policy: Policy, context: PlanContext = {}): Plan {
+  const { memo, measure = (_phase, work) => work() } = context;
   const { live, retired } = withoutRetired(allLive, inventory);
-  const liveIndex = indexLive(live);
+  const liveIndex = indexLive(live, memo);
   const ownership = new Ownership(inventoryWithBase(inventory, context.removals, liveIndex));
   const ctx: Context = {
     ...context,
@@ -389,7 +432,7 @@ export function planChanges(desired: Desired, allLive: LiveState, inventory: Inv
   const items: Ordered[] = [];
   const byRef = new Map<string, Change>();
   for (const resource of planned) {
-    const change = planDeclared(resource, ctx);
+    const change = planDeclaredOnce(resource, ctx, memo);
     items.push({ change, removal: false });
     byRef.set(changeRef(resource.kind, resource.key), change);
   }
@@ -422,21 +465,23 @@ export function planChanges(desired: Desired, allLive: LiveState, inventory: Inv
   }
 
   // References are checked last: they need to know which targets this plan creates or deletes.
-  const names = nameIndexFrom(desired, liveIndex);
-  const deleted = new Set(changes.filter((c) => c.action === 'delete' && c.id).map((c) => `${c.kind}/${c.id}`));
-  for (const resource of planned) {
-    const module = KINDS[resource.kind];
-    const spec = module.normalize?.(resource.spec) ?? resource.spec;
-    const check = checkReferences(resource, spec, {
-      names,
-      changeFor: (ref) => byRef.get(ref),
-      deleted,
-      unavailable: (kind) => live.unavailable?.[kind],
-    });
-    ctx.diagnostics.push(...check.diagnostics);
-    const change = byRef.get(changeRef(resource.kind, resource.key));
-    if (change) change.dependsOn = check.dependsOn;
-  }
+  measure('references', () => {
+    const names = nameIndexFrom(desired, liveIndex);
+    const deleted = new Set(changes.filter((c) => c.action === 'delete' && c.id).map((c) => `${c.kind}/${c.id}`));
+    for (const resource of planned) {
+      const module = KINDS[resource.kind];
+      const spec = module.normalize?.(resource.spec) ?? resource.spec;
+      const check = checkReferences(resource, spec, {
+        names,
+        changeFor: (ref) => byRef.get(ref),
+        deleted,
+        unavailable: (kind) => live.unavailable?.[kind],
+      });
+      ctx.diagnostics.push(...check.diagnostics);
+      const change = byRef.get(changeRef(resource.kind, resource.key));
+      if (change) change.dependsOn = check.dependsOn;
+    }
+  });
 
   const ordered = orderChanges(items);
   const summary = Object.fromEntries(ACTIONS.map((a) => [a, 0])) as Record<Action, number>;

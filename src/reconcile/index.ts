@@ -4,8 +4,11 @@ import { applyPlan } from '../apply/index.js';
 import { hasErrors } from '../core/diagnostics.js';
 import { hostname } from 'node:os';
 import { changeRef, isWriteAction, type Desired, type Diagnostic, type LiveState, type Plan, type Policy } from '../core/types.js';
-import { liveScope, readLive } from '../live/index.js';
+import { PhaseTimes } from '../core/phase-times.js';
+import { liveScope, readLive, type LiveCache } from '../live/index.js';
 import { isPruneDisabled, planChanges, removedByChange, type BaseRemovals, type RemovedResource, type Selection } from '../plan/index.js';
+import type { PlanMemo } from '../plan/plan-memo.js';
+import type { FileCache } from '../source/file-cache.js';
 import { declaredObjects, readDesired } from '../source/index.js';
 import type { TreeLimits } from '../source/limits.js';
 import { KINDS } from '../kinds/index.js';
@@ -43,6 +46,13 @@ export interface ReconcileInput {
   base?: { label: string; desired: Desired };
   /** Plan (and apply) only these resources (`--target`, `--kind`); nothing is pruned then. */
   selection?: Selection;
+  /**
+   * What the daemon keeps between reconciles (docs/incremental.md): per-file results, the live
+   * lists, the planner's memo. Each reconcile gives what it would give without them.
+   */
+  incremental?: { files: FileCache; live: LiveCache; memo: PlanMemo };
+  /** Where the time of each phase is added up (a new one when not given). */
+  phases?: PhaseTimes;
 }
 
 export type ReconcileStatus =
@@ -70,13 +80,24 @@ export interface ReconcileOutcome {
   /** Diagnostics of the files and of the plan, errors first. */
   diagnostics: Diagnostic[];
   liveRequests: number;
+  /** Lists of an earlier read served the live state (the daemon's live cache). */
+  liveReused: boolean;
+  phases: PhaseTimes;
 }
 
 /** One pass of source -> live -> plan -> (apply): the flow that plan, apply and the daemon share. */
 export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome> {
-  const desired = await readDesired(input.dir, { secretsDir: input.secretsDir, env: input.env, limits: input.limits });
+  const phases = input.phases ?? new PhaseTimes();
+  const { incremental } = input;
+  const desired = await readDesired(input.dir, {
+    secretsDir: input.secretsDir,
+    env: input.env,
+    limits: input.limits,
+    cache: incremental?.files,
+    measure: phases.measure,
+  });
   if (hasErrors(desired.diagnostics)) {
-    return { status: 'invalid', desired, diagnostics: desired.diagnostics, liveRequests: 0 };
+    return { status: 'invalid', desired, diagnostics: desired.diagnostics, liveRequests: 0, liveReused: false, phases };
   }
 
   const writing = input.mode === 'apply' && input.policy.mode !== 'observe';
@@ -85,15 +106,27 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
   try {
     const inventory = state ? state.inventory : await loadInventory(input.stateDir);
     const removals = input.base && baseRemovals(input.base.label, input.base.desired, desired);
-    const live = await readLive(input.client, liveScope(desired, inventory, input.policy, removals?.resources));
+    const scope = liveScope(desired, inventory, input.policy, removals?.resources);
+    const { live, reused } = await phases.measureAsync('live', async () =>
+      incremental ? incremental.live.read(input.client, scope) : { live: await readLive(input.client, scope), reused: false },
+    );
     // Which token secrets are on disk matters only beside the state they belong to: a plan without a
     // state directory (a pull request's) knows neither what it owns nor which secrets it holds.
     const secrets = inventory.hashKey === '' ? {} : await issuedSecretsHeld(desired, tokenOutputDirOf(input.stateDir, input.tokenOutputDir));
-    const plan = planChanges(desired, live, inventory, input.policy, { now: new Date(), ...secrets, ...(removals ? { removals } : {}), ...(input.selection ? { selection: input.selection } : {}) });
+    const plan = phases.measure('plan', () =>
+      planChanges(desired, live, inventory, input.policy, {
+        now: new Date(),
+        ...secrets,
+        ...(removals ? { removals } : {}),
+        ...(input.selection ? { selection: input.selection } : {}),
+        ...(incremental ? { memo: incremental.memo } : {}),
+        measure: phases.measure,
+      }),
+    );
     const diagnostics = [...desired.diagnostics, ...plan.diagnostics];
     input.onPlan?.(plan, desired);
 
-    const base = { desired, live, plan, diagnostics, liveRequests: live.requests };
+    const base = { desired, live, plan, diagnostics, liveRequests: live.requests, liveReused: reused, phases };
     if (hasErrors(plan.diagnostics)) return { ...base, status: 'unappliable' };
     if (plan.refusals.length > 0 || plan.changes.some((c) => c.action === 'refused')) {
       return { ...base, status: 'refused' };
@@ -108,7 +141,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
       await state.prepareWrites();
       await lease.hold();
     }
-    const result = await applyPlan({
+    const result = await phases.measureAsync('apply', () => applyPlan({
       plan,
       desired,
       live,
@@ -119,7 +152,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
       onChange: input.onChange,
       signal: input.signal,
       onIssueStep: input.onIssueStep,
-    }).finally(async () => {
+    })).finally(async () => {
       if (lease !== input.writerLease) await lease?.release().catch(() => undefined);
     });
     return { ...base, result, status: result.failed > 0 ? 'failed' : result.aborted ? 'stopped' : 'applied' };

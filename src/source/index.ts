@@ -5,6 +5,8 @@ import type { Desired, DesiredResource, Diagnostic, KindName, SourceLocation } f
 import { loadDocumentFiles, textDocumentFiles, treeDocumentFiles, type DocumentFileSource } from './document-files.js';
 import { listYamlFiles, readText, type ListedFile, type ListingProblem } from './files.js';
 import { createSecretSources, type SecretSources } from './interpolate.js';
+import type { Measure } from '../core/phase-times.js';
+import type { FileCache } from './file-cache.js';
 import { DEFAULT_TREE_LIMITS, type TreeLimits } from './limits.js';
 import { processFile, processText, type FileResult } from './process-file.js';
 
@@ -16,11 +18,16 @@ export interface ReadOptions {
   /** Where `${env:NAME}` reads from; defaults to process.env. */
   env?: Record<string, string | undefined>;
   /** Bounds on the whole tree; DEFAULT_TREE_LIMITS for what is not given. */
-  limits?: Partial<TreeLimits>;  /**
+  limits?: Partial<TreeLimits>;
+  /**
    * Check `${env:}`/`${file:}` references as written and read nothing: for a run without the
    * secrets, such as a pull request from a fork (the schemas accept the references as written).
    */
   secretsAsWritten?: boolean;
+  /** Results of the files read before (the daemon's): a file whose text has not changed is not processed again. */
+  cache?: FileCache;
+  /** Times reading, parsing and validating. */
+  measure?: Measure;
 }
 
 /** Every object each Desired declares, valid or not (Desired holds only the valid ones). */
@@ -120,7 +127,9 @@ async function readFiles(
   files: readonly { file: ListedFile; sources: SecretSources }[],
   documents: DocumentFileSource,
   given: Partial<TreeLimits> = {},
+  options: Pick<ReadOptions, 'cache' | 'measure'> = {},
 ): Promise<FileResult[]> {
+  const { cache, measure = untimed } = options;
   const limits = { ...DEFAULT_TREE_LIMITS, ...given };
   const results: FileResult[] = [];
   let bytesLeft = limits.maxBytes;
@@ -130,13 +139,19 @@ async function readFiles(
   // were both measured slower on a busy two-core machine. A long read still lets the event loop
   // breathe now and then, for a daemon answering health checks meanwhile.
   for (const { file, sources } of files) {
-    const content = readText(file, bytesLeft);
+    const content = measure('read', () => readText(file, bytesLeft));
     if ('overLimit' in content) {
       results.push(overLimit(file.path, `the files hold more than ${sizeText(limits.maxBytes)} in total`, 'WSYNC_MAX_INPUT_BYTES', '--max-input-bytes'));
       break;
     }
     if ('bytes' in content) bytesLeft -= content.bytes;
-    const result = processFile(file, content, sources);
+    const processed =
+      cache && 'text' in content
+        ? cache.resultFor(file.path, content.text, () => processFile(file, content, sources, measure))
+        : processFile(file, content, sources, measure);
+    // The cache holds what the YAML text yields; the document files it names (a dashboard's JSON)
+    // are read at every pass, into a copy, so an edit of the JSON alone is seen.
+    const result = cache ? { diagnostics: [...processed.diagnostics], documents: processed.documents.map((d) => ({ ...d })) } : processed;
     bytesLeft -= loadDocumentFiles(result, file.path, documents, bytesLeft);
     results.push(result);
     resources += result.documents.filter((doc) => !doc.skipped).length;
@@ -166,17 +181,23 @@ export async function readDesired(dir: string, options: ReadOptions = {}): Promi
     return dirProblem(dir, code === 'ENOENT' ? 'no such directory' : `cannot be read${code ? ` (${code})` : ''}`);
   }
   const sources = sourcesFor(options);
-  const listing = listYamlFiles(dir);
+  const measure = options.measure ?? untimed;
+  const listing = measure('read', () => listYamlFiles(dir));
+  options.cache?.beginPass();
   const results = [
     ...listing.problems.map(listingProblem),
     ...(await readFiles(
       listing.files.map((file) => ({ file, sources })),
       treeDocumentFiles(dir),
       options.limits,
+      options,
     )),
   ];
+  options.cache?.endPass();
   return assemble(results, sources.secretValues);
 }
+
+const untimed: Measure = (_phase, work) => work();
 
 /** One argument of `wsync validate`: a directory or a single file. */
 export interface SourcePath {
@@ -191,7 +212,8 @@ export interface ReadPathsOptions {
   /** Where `${env:NAME}` reads from; defaults to process.env. */
   env?: Record<string, string | undefined>;
   /** Bounds on all the files together; DEFAULT_TREE_LIMITS for what is not given. */
-  limits?: Partial<TreeLimits>;  /**
+  limits?: Partial<TreeLimits>;
+  /**
    * Check `${env:}`/`${file:}` references as written and read nothing: for a run without the
    * secrets, such as a pull request from a fork (the schemas accept the references as written).
    */

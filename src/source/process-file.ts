@@ -1,4 +1,5 @@
 import { asJsonObject, isJsonObject } from '../core/json.js';
+import type { Measure } from '../core/phase-times.js';
 import type { DesiredResource, Diagnostic, KindName } from '../core/types.js';
 import { isKindName, KINDS } from '../kinds/index.js';
 import { parseFile, type ParsedDocument } from './document.js';
@@ -52,13 +53,13 @@ function declarationOf(doc: ParsedDocument, outcome: DocumentOutcome): Declarati
 }
 
 /** Parses, interpolates and schema-checks one file's text. Never throws. */
-export function processText(path: string, text: string, sources: SecretSources): FileResult {
+export function processText(path: string, text: string, sources: SecretSources, measure: Measure = (_phase, work) => work()): FileResult {
   const result: FileResult = { diagnostics: [], documents: [] };
   try {
-    const parsed = parseFile(text, path, sources);
+    const parsed = measure('parse', () => parseFile(text, path, sources));
     result.diagnostics.push(...parsed.diagnostics);
     for (const doc of parsed.documents) {
-      const outcome = toResource(doc);
+      const outcome = measure('validate', () => toResource(doc));
       labelDiagnostics(doc);
       result.diagnostics.push(...doc.diagnostics);
       const entry: DocumentResult = { skipped: outcome.type === 'skipped', start: doc.start };
@@ -76,11 +77,11 @@ export function processText(path: string, text: string, sources: SecretSources):
 }
 
 /** One file read with readText: its documents, or the reason it could not be read. */
-export function processFile(file: ListedFile, content: FileText, sources: SecretSources): FileResult {
+export function processFile(file: ListedFile, content: FileText, sources: SecretSources, measure?: Measure): FileResult {
   if ('error' in content) {
     const at = { line: content.line ?? 1, column: content.column ?? 1 };
     return { diagnostics: [{ severity: 'error', code: 'file', file: file.path, ...at, message: content.error }], documents: [] };
   }
   if (!('text' in content)) return { diagnostics: [], documents: [] };
-  return processText(file.path, content.text, sources);
+  return processText(file.path, content.text, sources, measure);
 }

@@ -4,6 +4,7 @@ import { createApiClient } from '../../../api/client.js';
 import { ConfigError } from '../../../api/errors.js';
 import { BaseTreeError } from '../../../source/base-tree.js';
 import { formatDiagnostic, sortDiagnostics } from '../../../core/diagnostics.js';
+import { PhaseTimes } from '../../../core/phase-times.js';
 import { createRedactor } from '../../../core/redact.js';
 import type { Plan } from '../../../core/types.js';
 import { reconcile, type ReconcileInput } from '../../../reconcile/index.js';
@@ -28,8 +29,10 @@ export async function runPlan(dirArg: string, flags: PlanFlags): Promise<number>
     const limits = treeLimitsOf(flags, process.env);
     const base = await readBase(dir, flags, limits);
     const client = createApiClient(connection);
+    const phases = new PhaseTimes();
     try {
       const outcome = await reconcile({
+        phases,
         dir,
         secretsDir,
         limits,
@@ -54,9 +57,11 @@ export async function runPlan(dirArg: string, flags: PlanFlags): Promise<number>
       }
       const plan = outcome.plan as Plan;
       const color = flags.color && flags.format === 'text' && process.stdout.isTTY === true && !process.env.NO_COLOR;
-      if (flags.format === 'json') print(renderJson(plan));
-      else if (flags.format === 'markdown') print(renderMarkdown(plan, { redact }));
-      else print(renderText(plan, { color, verbose: flags.verbose, redact }));
+      phases.measure('render', () => {
+        if (flags.format === 'json') print(renderJson(plan));
+        else if (flags.format === 'markdown') print(renderMarkdown(plan, { redact }));
+        else print(renderText(plan, { color, verbose: flags.verbose, redact }));
+      });
       for (const d of sortDiagnostics(outcome.desired.diagnostics)) {
         if (d.severity === 'warning' && flags.format === 'text') process.stderr.write(`${redact(formatDiagnostic(d))}\n`);
       }
@@ -70,6 +75,7 @@ export async function runPlan(dirArg: string, flags: PlanFlags): Promise<number>
         process.stderr.write(
           `stats: ${s.requests} API requests (${byStatus || 'none'}); ${s.retries} retries; ${s.rateLimited} rate-limited\n`,
         );
+        process.stderr.write(`stats: time per phase: ${phases.text()}\n`);
       }
       if (outcome.status !== 'planned') return 1;
       if (flags.detailedExitcode) return hasWrites(plan) ? 2 : 0;

@@ -30,7 +30,7 @@ export function register(program: Command): void {
     .option('--no-color', 'no ANSI colours, even on a terminal')
     .option('--verbose', 'list unchanged objects too', false)
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error', false)
-    .option('--stats', 'print the API requests made to stderr', false)
+    .option('--stats', 'print the API requests made and the time of each phase (read, parse, validate, live, plan, references, render) to stderr', false)
     .option('--base <ref>', "the base of the change (a pull request's target, a git revision of DIR's repository): what it declares and DIR does not is planned as deleted by the change")
     .option('--base-dir <dir>', 'like --base, with the base as a directory of files');
   addConnectionOptions(cmd);

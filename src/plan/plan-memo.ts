@@ -1,0 +1,44 @@
+// What the last plans computed, kept by the daemon between reconciles so that a plan after a
+// one-file edit redoes only the work whose inputs moved. Every entry is keyed by the very objects
+// it was computed from (a resource the file cache handed back, a live object the live cache kept)
+// and checked against the other inputs, so a reuse gives exactly what computing again gives (the
+// incremental test in test/plan/plan-memo.test.ts holds it to that).
+import type { Change, DesiredResource, Diagnostic, InventoryEntry, KindName, LiveObject, Policy } from '../core/types.js';
+import type { LiveEntry } from './live-index.js';
+
+/** A live object seen through its kind module, and the id lookups the reading made. */
+export interface MemoizedEntry {
+  entry: LiveEntry;
+  lookups: [kind: KindName, id: string, key: string | undefined][];
+}
+
+/** One declared resource's change and diagnostics, and what they were planned from. */
+export interface MemoizedChange {
+  matches: readonly LiveEntry[];
+  owner: InventoryEntry | undefined;
+  /** Whether the kind, and its dataset, were listed. */
+  listed: string;
+  policy: Policy;
+  hashKey: string;
+  /** Whether the resource's issued secret is held and pending (PlanContext.heldSecrets, pendingSecrets). */
+  secrets: string;
+  change: Change;
+  diagnostics: Diagnostic[];
+}
+
+export class PlanMemo {
+  readonly entries = new WeakMap<LiveObject, MemoizedEntry>();
+  readonly changes = new WeakMap<DesiredResource, MemoizedChange>();
+}
+
+export function sameChangeInputs(memo: MemoizedChange, now: Omit<MemoizedChange, 'change' | 'diagnostics'>): boolean {
+  return (
+    memo.owner === now.owner &&
+    memo.listed === now.listed &&
+    memo.policy === now.policy &&
+    memo.hashKey === now.hashKey &&
+    memo.secrets === now.secrets &&
+    memo.matches.length === now.matches.length &&
+    memo.matches.every((entry, i) => entry === now.matches[i])
+  );
+}

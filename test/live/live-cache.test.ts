@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/api/client.js';
+import type { ApiClient } from '../../src/api/types.js';
+import type { LiveState } from '../../src/core/types.js';
+import { LiveCache, readLive, type LiveScope } from '../../src/live/index.js';
+import { ADMIN_TOKEN, startTestEmulator, workspaceSeed, type TestEmulator } from '../api/emulator-helper.js';
+
+let emulator: TestEmulator;
+let client: ApiClient;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  await emulator.seed(workspaceSeed(3));
+  client = createApiClient({ url: emulator.url, token: () => ADMIN_TOKEN, retryBaseMs: 1, retryCapMs: 10 });
+});
+
+afterAll(async () => {
+  await client.close();
+  await emulator.close();
+});
+
+beforeEach(async () => {
+  await emulator.clearRequests();
+});
+
+const SCOPE: LiveScope = { kinds: ['Notifier', 'Monitor', 'VirtualField'], datasets: { VirtualField: ['checkout', 'payments'] } };
+
+/** A live state as plain data, `requests` left out: what a plan sees. */
+function seen(live: LiveState): unknown {
+  return { objects: live.objects, listedKinds: live.listedKinds, listedDatasets: live.listedDatasets };
+}
+
+function fakeClock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
+  let t = start;
+  return { now: () => t, advance: (ms) => (t += ms) };
+}
+
+describe('the live cache', () => {
+  it('serves a second read from the first one while it is younger than its age limit, then lists again', async () => {
+    const clock = fakeClock();
+    const cache = new LiveCache({ maxAgeMs: 60_000, clock: clock.now });
+    const first = await cache.read(client, SCOPE);
+    expect(first.reused).toBe(false);
+    expect(seen(first.live)).toEqual(seen(await readLive(client, SCOPE)));
+    await emulator.clearRequests();
+
+    clock.advance(59_999);
+    const second = await cache.read(client, SCOPE);
+    expect(second.reused).toBe(true);
+    expect(second.live.requests).toBe(0);
+    expect(await emulator.requests()).toEqual([]);
+    expect(second.live.objects.Notifier).toBe(first.live.objects.Notifier);
+
+    clock.advance(1);
+    const third = await cache.read(client, SCOPE);
+    expect(third.reused).toBe(false);
+    expect((await emulator.requests()).map((r) => r.path).sort()).toEqual([
+      '/v2/monitors',
+      '/v2/notifiers',
+      '/v2/vfields?dataset=checkout',
+      '/v2/vfields?dataset=payments',
+    ].sort());
+  });
+
+  it('lists only what a wider scope adds; invalidate forgets everything', async () => {
+    const cache = new LiveCache({ maxAgeMs: 60_000, clock: fakeClock().now });
+    await cache.read(client, SCOPE);
+    await emulator.clearRequests();
+    const wider: LiveScope = { kinds: ['User', 'Notifier', 'Monitor', 'VirtualField'], datasets: { VirtualField: ['checkout', 'http-logs', 'payments'] } };
+    const read = await cache.read(client, wider);
+    expect(read.reused).toBe(true);
+    expect((await emulator.requests()).map((r) => r.path).sort()).toEqual(['/v2/users', '/v2/vfields?dataset=http-logs']);
+    expect(seen(read.live)).toEqual(seen(await readLive(client, wider)));
+
+    cache.invalidate();
+    expect((await cache.read(client, SCOPE)).reused).toBe(false);
+  });
+
+  it('after writes, lists the written kind and the kinds that refer to it again: what a full read finds, unchanged objects kept', async () => {
+    const cache = new LiveCache({ maxAgeMs: 60_000, clock: fakeClock().now });
+    const before = (await cache.read(client, SCOPE)).live;
+    const created = await client.request({ method: 'POST', path: '/v2/notifiers', body: { name: 'pager', properties: { email: { emails: ['p@example.com'] } } } });
+    const vfield = await client.request({ method: 'POST', path: '/v2/vfields', body: { name: 'fast', expression: 'duration_ms < 10', dataset: 'checkout' } });
+    expect(created.status).toBeLessThan(300);
+    expect(vfield.status).toBeLessThan(300);
+    await emulator.clearRequests();
+
+    await cache.refresh(client, new Set(['Notifier']));
+    // Monitors refer to notifiers: listed again too; virtual fields are not.
+    expect((await emulator.requests()).map((r) => r.path).sort()).toEqual(['/v2/monitors', '/v2/notifiers']);
+    const after = (await cache.read(client, SCOPE)).live;
+    const full = await readLive(client, SCOPE);
+    expect(after.objects.Notifier).toEqual(full.objects.Notifier);
+    expect(after.objects.Notifier?.map((o) => o.raw.name).sort()).toEqual(['oncall-slack', 'ops-email', 'pager']);
+    // The notifiers that did not change are the very objects read before (the planner's memo is keyed by them).
+    for (const object of before.objects.Notifier ?? []) expect(after.objects.Notifier).toContain(object);
+    // Not written through wsync: the cache does not see the new virtual field until it lists again.
+    expect(after.objects.VirtualField).toHaveLength((full.objects.VirtualField?.length ?? 0) - 1);
+    await cache.refresh(client, new Set(['VirtualField']));
+    expect(seen((await cache.read(client, SCOPE)).live)).toEqual(seen(await readLive(client, SCOPE)));
+  });
+});
