@@ -14,7 +14,7 @@ import { median, percentile } from './lib/measure.mjs';
 import { generateWorkspace, writeWorkspace } from './lib/workspace.mjs';
 
 const TOKEN = 'bench-admin-token';
-const EDITS = 50;
+const EDITS = Number(process.env.WSYNC_BENCH_EDITS ?? 50);
 const IDLE_SECONDS = Number(process.env.WSYNC_BENCH_IDLE_SECONDS ?? 60);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

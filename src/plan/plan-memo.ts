@@ -3,6 +3,7 @@
 // it was computed from (a resource the file cache handed back, a live object the live cache kept)
 // and checked against the other inputs, so a reuse gives exactly what computing again gives (the
 // incremental test in test/plan/plan-memo.test.ts holds it to that).
+import { jsonEqual } from '../core/json.js';
 import type { Change, DesiredResource, Diagnostic, InventoryEntry, KindName, LiveObject, Policy } from '../core/types.js';
 import type { LiveEntry } from './live-index.js';
 
@@ -31,9 +32,16 @@ export class PlanMemo {
   readonly changes = new WeakMap<DesiredResource, MemoizedChange>();
 }
 
+/** The inventory hands out fresh copies of its entries: compared by what they hold. */
+function sameOwner(a: InventoryEntry | undefined, b: InventoryEntry | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  return a.kind === b.kind && a.key === b.key && a.id === b.id && a.pruneDisabled === b.pruneDisabled && jsonEqual(a.secretHashes, b.secretHashes);
+}
+
 export function sameChangeInputs(memo: MemoizedChange, now: Omit<MemoizedChange, 'change' | 'diagnostics'>): boolean {
   return (
-    memo.owner === now.owner &&
+    sameOwner(memo.owner, now.owner) &&
     memo.listed === now.listed &&
     memo.policy === now.policy &&
     memo.hashKey === now.hashKey &&

@@ -161,7 +161,8 @@ describe('incremental reading and planning', () => {
           cacheHits += cache.hits;
           expect(plain(incremental)).toEqual(plain(full));
           expect(incremental.secretValues).toEqual(full.secretValues);
-          const fromMemo = planChanges(incremental, liveState, inventory, policy, { memo });
+          // The state hands out a fresh copy of its inventory at every plan.
+          const fromMemo = planChanges(incremental, liveState, structuredClone(inventory), policy, { memo });
           const fresh = planChanges(full, live(variant), inventory, policy);
           expect(JSON.parse(JSON.stringify(fromMemo))).toEqual(JSON.parse(JSON.stringify(fresh)));
         }
