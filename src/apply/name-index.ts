@@ -1,7 +1,9 @@
 import type { Desired, JsonObject, KindName, LiveState } from '../core/types.js';
 import { KINDS } from '../kinds/index.js';
 import type { ResolveId, ResolveName } from '../kinds/types.js';
-import { buildNameIndex, resolveIdFromLive, type NameIndex } from '../plan/references.js';
+import { indexLive } from '../plan/live-index.js';
+import type { PlanMemo } from '../plan/plan-memo.js';
+import { nameIndexFrom, type NameIndex } from '../plan/references.js';
 
 function slot(kind: KindName, id: string): string {
   return `${kind}\u0000${id}`;
@@ -19,9 +21,11 @@ export class ApplyIndex {
   private readonly created = new Map<string, string>();
   private readonly liveIds = new Set<string>();
 
-  constructor(desired: Desired, live: LiveState) {
-    this.names = buildNameIndex(desired, live);
-    this.liveKeyOf = resolveIdFromLive(live);
+  /** `memo`: the planner's, whose reading of the live objects this reuses (the daemon's). */
+  constructor(desired: Desired, live: LiveState, memo?: PlanMemo) {
+    const index = indexLive(live, memo);
+    this.names = nameIndexFrom(desired, index);
+    this.liveKeyOf = index.resolveId;
     for (const list of Object.values(live.objects)) {
       for (const object of list ?? []) this.liveIds.add(slot(object.kind, object.id));
     }

@@ -23,7 +23,7 @@ export class ApplyRun {
     const declared = new Map<string, DesiredResource>();
     for (const resource of input.desired.resources) declared.set(changeRef(resource.kind, resource.key), resource);
     this.report = new ApplyReport(input.desired.secretValues, input.onChange);
-    this.channel = new WriteChannel(input.client, new ApplyIndex(input.desired, input.live), input.live, input.state.inventory.hashKey);
+    this.channel = new WriteChannel(input.client, new ApplyIndex(input.desired, input.live, input.memo), input.live, input.state.inventory.hashKey);
     this.records = new InventoryRecords(input.state, (kind, key) => declared.get(changeRef(kind, key)));
     this.deferred = new DeferredReferences(this.channel);
     const secrets = new IssuedSecrets(this.channel, this.records, this.report, input.tokenOutputDir, input.onIssueStep);

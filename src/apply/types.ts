@@ -1,6 +1,7 @@
 import { safeMessage } from '../core/safe-text.js';
 import type { ApiClient } from '../api/types.js';
 import type { Action, Desired, KindName, LiveState, Plan } from '../core/types.js';
+import type { PlanMemo } from '../plan/plan-memo.js';
 import type { StateHandle } from '../state/index.js';
 
 export interface ApplyInput {
@@ -21,6 +22,8 @@ export interface ApplyInput {
   signal?: AbortSignal;
   /** Called at each step of saving an issued secret (the crash points the tests stop the process at). */
   onIssueStep?: (step: IssueStep) => void;
+  /** The planner's memo (the daemon's): the live objects are not read through their kinds again. */
+  memo?: PlanMemo;
 }
 
 /**

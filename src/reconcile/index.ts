@@ -152,6 +152,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
       onChange: input.onChange,
       signal: input.signal,
       onIssueStep: input.onIssueStep,
+      memo: incremental?.memo,
     })).finally(async () => {
       if (lease !== input.writerLease) await lease?.release().catch(() => undefined);
     });
