@@ -36,7 +36,7 @@ export class PlanMemo {
 function sameOwner(a: InventoryEntry | undefined, b: InventoryEntry | undefined): boolean {
   if (a === b) return true;
   if (a === undefined || b === undefined) return false;
-  return a.kind === b.kind && a.key === b.key && a.id === b.id && a.pruneDisabled === b.pruneDisabled && jsonEqual(a.secretHashes, b.secretHashes);
+  return a.kind === b.kind && a.key === b.key && a.id === b.id && a.pruneDisabled === b.pruneDisabled && a.retiredUntil === b.retiredUntil && jsonEqual(a.secretHashes, b.secretHashes);
 }
 
 export function sameChangeInputs(memo: MemoizedChange, now: Omit<MemoizedChange, 'change' | 'diagnostics'>): boolean {
