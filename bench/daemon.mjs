@@ -22,7 +22,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function startDaemon(root, args, env) {
   const child = spawn(process.execPath, [join(root, 'bin', 'wsync.js'), 'run', ...args, '--listen', '127.0.0.1:0', '--log-format', 'json'], {
     cwd: root,
-    env: { PATH: process.env.PATH, ...env },
+    env: { PATH: process.env.PATH, ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines = [];

@@ -42,7 +42,7 @@ export class InventoryRecords {
 
   /** The inventory entry of an object, if wsync owns it. */
   entry(kind: KindName, id: string): InventoryEntry | undefined {
-    return this.state.inventory.entries.find((e) => e.kind === kind && e.id === id);
+    return this.state.entryFor(kind, id);
   }
 
   /** Puts an entry back as it was (a replace the server refused). */

@@ -47,6 +47,8 @@ export interface StateHandle {
   readonly lockOwner: LockOwner | undefined;
   /** This state directory's id in the workspace's writer lease. */
   readonly writerId: string;
+  /** The entry of an object by kind and id (a copy), without copying the whole inventory. */
+  entryFor(kind: KindName, id: string): InventoryEntry | undefined;
   /** Records that wsync owns an object (replacing an entry of the same kind and key, or of the same id; a retired entry has a place of its own); durable when it resolves. */
   record(entry: InventoryEntry): Promise<void>;
   /** Drops an object from the inventory; durable when it resolves. */
@@ -200,6 +202,14 @@ function createHandle(input: HandleInput): StateHandle {
     },
     lockOwner: lock?.owner,
     writerId,
+    entryFor(kind, id) {
+      const at = ids.get(slot(kind, id));
+      const entry = at === undefined ? undefined : entries.get(at);
+      if (!entry) return undefined;
+      const copy: InventoryEntry = { ...entry };
+      if (entry.secretHashes) copy.secretHashes = { ...entry.secretHashes };
+      return copy;
+    },
     record(entry) {
       assertOpen();
       remove(entrySlot(entry));
