@@ -5,7 +5,7 @@
 // not change keeping their identity (the planner's memo is keyed by them).
 import type { ApiClient } from '../api/types.js';
 import { jsonEqual } from '../core/json.js';
-import type { KindName, LiveObject, LiveState } from '../core/types.js';
+import type { JsonObject, KindName, LiveObject, LiveState } from '../core/types.js';
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import { listOneDataset, listWhole, readLive, type LiveStore } from './read.js';
 import type { LiveScope } from './scope.js';
@@ -78,6 +78,11 @@ function keepIdentity(before: readonly LiveObject[], fresh: readonly LiveObject[
   const byId = new Map(before.map((object) => [object.id, object]));
   return fresh.map((object) => {
     const old = byId.get(object.id);
-    return old !== undefined && jsonEqual(old.raw, object.raw) ? old : object;
+    return old !== undefined && sameRaw(old.raw, object.raw) ? old : object;
   });
+}
+
+/** Equal wire objects: the same text is the common case (the service answers keys in one order), checked first as it is cheap. */
+function sameRaw(a: JsonObject, b: JsonObject): boolean {
+  return JSON.stringify(a) === JSON.stringify(b) || jsonEqual(a, b);
 }

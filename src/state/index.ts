@@ -157,6 +157,8 @@ function createHandle(input: HandleInput): StateHandle {
   // One entry per (kind, key); `ids` finds the entry of an id (forget, and a record under a new key).
   const entries = new Map<string, InventoryEntry>();
   const ids = new Map<string, string>();
+  /** The entries as `inventory` hands them out, until the next record or forget. */
+  let sorted: InventoryEntry[] | undefined;
   for (const entry of initial) {
     entries.set(entrySlot(entry), entry);
     ids.set(slot(entry.kind, entry.id), entrySlot(entry));
@@ -181,6 +183,7 @@ function createHandle(input: HandleInput): StateHandle {
   }
 
   function remove(at: string | undefined): void {
+    sorted = undefined;
     if (at === undefined) return;
     const entry = entries.get(at);
     if (!entry) return;
@@ -198,7 +201,9 @@ function createHandle(input: HandleInput): StateHandle {
   return {
     dir,
     get inventory(): Inventory {
-      return { version: 1, entries: sortEntries([...entries.values()]), hashKey };
+      // Sorted once per change of the entries, not at every read (apply reads it per write).
+      sorted ??= sortEntries([...entries.values()]);
+      return { version: 1, entries: sorted, hashKey };
     },
     lockOwner: lock?.owner,
     writerId,
