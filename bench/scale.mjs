@@ -21,7 +21,14 @@ const TARGET_SIZE = 10_000;
 const TARGETS = { validateRatio: 2.5, validateMb: 150, planRatio: 4, planMb: 200 };
 const FLOOR = join(dirname(fileURLToPath(import.meta.url)), 'lib', 'floor.mjs');
 
+/** Seeds in parts: the emulator takes at most 10 MiB per request, and a seed adds to what is there. */
 async function seedEmulator(url, seed) {
+  const { monitors = [], ...rest } = seed;
+  await seedOnce(url, rest);
+  for (let i = 0; i < monitors.length; i += 10_000) await seedOnce(url, { monitors: monitors.slice(i, i + 10_000) });
+}
+
+async function seedOnce(url, seed) {
   const res = await request(`${url}/_emulator/seed`, {
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },

@@ -21,7 +21,7 @@ export function collect(value: string, previous: unknown): string[] {
   return [...(Array.isArray(previous) ? (previous as string[]) : []), value];
 }
 
-/** The safety flags of DESIGN.md, shared by plan (which shows what apply would refuse), apply and run. */
+/** The safety flags of docs/design.md, shared by plan (which shows what apply would refuse), apply and run. */
 export function addPolicyOptions(cmd: Command): Command {
   return cmd
     .option('--prune', 'delete owned objects that are no longer declared', false)
@@ -54,7 +54,7 @@ export function addPolicyOptions(cmd: Command): Command {
 export class PolicyFlagError extends Error {}
 
 /**
- * `--prune=all:KIND` (DESIGN.md's spelling) becomes `--prune --prune-all KIND` before commander
+ * `--prune=all:KIND` (docs/design.md's spelling) becomes `--prune --prune-all KIND` before commander
  * parses: an option with an optional value would swallow the DIR in `apply --prune DIR`.
  */
 export function expandPruneSpellings(argv: readonly string[]): string[] {

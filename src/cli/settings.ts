@@ -1,4 +1,4 @@
-// The one path every setting takes: flags, then the environment, then DIR/wsync.yaml (DESIGN.md
+// The one path every setting takes: flags, then the environment, then DIR/wsync.yaml (docs/design.md
 // "Configuration"), except where the token goes: the file alone never decides that (config-trust.ts).
 // What the layers below receive is the typed result, never the flags.
 import { ConfigError } from '../api/errors.js';

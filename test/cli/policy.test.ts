@@ -9,7 +9,7 @@ function parse(args: string[]) {
 }
 
 describe('policy flags', () => {
-  it('defaults to the safe policy of DESIGN.md', () => {
+  it('defaults to the safe policy of docs/design.md', () => {
     const { dir: _dir, ...policy } = parse([]);
     expect(policy).toEqual({
       prune: false,

@@ -94,7 +94,7 @@ export function datasetCapabilityActions(): Record<string, string[]> {
   );
 }
 
-/** The operations of the document in the emulator's scope (DESIGN.md kinds table + GET-one). */
+/** The operations of the document in the emulator's scope (docs/design.md kinds table + GET-one). */
 export function inScopeOperations(): string[] {
   const prefixes = [
     '/annotations',

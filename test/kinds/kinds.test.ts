@@ -147,7 +147,7 @@ describe('kind modules', () => {
     });
   });
 
-  it('computes natural keys as DESIGN.md lists them', () => {
+  it('computes natural keys as docs/design.md lists them', () => {
     expect(KINDS.User.keyOf('Ada@Example.com', {})).toBe('ada@example.com');
     expect(KINDS.VirtualField.keyOf('v', { dataset: 'd' })).toBe('d/v');
     expect(KINDS.StarredQuery.keyOf('q', { owner: 'A@b.c' })).toBe('a@b.c/q');
