@@ -1,9 +1,9 @@
 // The only code that speaks HTTP: auth, timeouts, retries, rate-limit pacing and error bodies.
 import pLimit from 'p-limit';
-import { Agent, request as undiciRequest } from 'undici';
 import { safeLine } from '../core/safe-text.js';
 import type { JsonValue } from '../core/types.js';
 import { ApiError } from './errors.js';
+import { createAgent, httpRequest } from './http.js';
 import { RateLimiter, systemClock } from './rate-limiter.js';
 import { isCertificateError, isConnectFailure, Reachability } from './reachability.js';
 import { backoffDelay, DEFAULT_BACKOFF, parseNumber, parseRateLimitReset, parseRetryAfter } from './retry.js';
@@ -42,7 +42,7 @@ export function createApiClient(config: ConnectionConfig): ApiClient {
   };
   const retryBudgetMs = nonNegative(config.retryBudgetMs, DEFAULT_RETRY_BUDGET_MS);
 
-  const agent = new Agent({ connections: maxConcurrency, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000 });
+  const agent = createAgent({ connections: maxConcurrency, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000 });
   const limiter = new RateLimiter(systemClock);
   // At most maxConcurrency attempts in flight; the rest wait in order.
   const gate = pLimit(Math.ceil(maxConcurrency));
@@ -100,7 +100,7 @@ export function createApiClient(config: ConnectionConfig): ApiClient {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new AttemptTimeout()), timeoutMs);
     try {
-      const res = await undiciRequest(url, { dispatcher: agent, method, headers, body, signal: controller.signal });
+      const res = await httpRequest(agent, url, { method, headers, ...(body !== undefined ? { body } : {}), signal: controller.signal });
       const text = await res.body.text();
       return { answered: true, status: res.statusCode, headers: flattenHeaders(res.headers), text };
     } catch (err) {

@@ -1,6 +1,6 @@
 // `wsync ctl`: the client of the daemon's own port (POST /suspend, /resume, /reconcile; GET /status).
-import { request } from 'undici';
 import { ConfigError } from './errors.js';
+import { createAgent, httpRequest } from './http.js';
 import { isLoopbackHost } from './url.js';
 import { userAgent } from './user-agent.js';
 
@@ -32,14 +32,21 @@ export async function callDaemon(base: URL, verb: ControlVerb, token: string | u
   const url = new URL(verb, base.href.endsWith('/') ? base.href : `${base.href}/`);
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent() };
   if (token !== undefined && verb !== 'status') headers.authorization = `Bearer ${token}`;
-  const res = await request(url, {
-    method: verb === 'status' ? 'GET' : 'POST',
-    headers,
-    signal: AbortSignal.timeout(timeoutMs),
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-  });
-  const text = await res.body.text();
+  const agent = createAgent({ connections: 1 });
+  let res: Awaited<ReturnType<typeof httpRequest>>;
+  let text: string;
+  try {
+    res = await httpRequest(agent, url, {
+      method: verb === 'status' ? 'GET' : 'POST',
+      headers,
+      signal: AbortSignal.timeout(timeoutMs),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    text = await res.body.text();
+  } finally {
+    await agent.destroy();
+  }
   let body: Record<string, unknown>;
   try {
     const parsed: unknown = JSON.parse(text);

@@ -1,8 +1,8 @@
 // Posts the daemon's notifications (a generic webhook, a Slack incoming webhook). One attempt each,
 // bounded in time by undici's own timeouts and by the caller's signal: a notification is never
 // worth holding anything up for, and the caller counts what was not delivered.
-import { Agent, request } from 'undici';
 import { ConfigError } from './errors.js';
+import { createAgent, httpRequest } from './http.js';
 import { isLoopbackHost } from './url.js';
 import { userAgent } from './user-agent.js';
 
@@ -23,11 +23,10 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5_000;
 
 export function createWebhookSender(opts: { timeoutMs?: number } = {}): WebhookSender {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
-  const agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: 2 });
+  const agent = createAgent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: 2 });
   return {
     async post(req) {
-      const res = await request(req.url, {
-        dispatcher: agent,
+      const res = await httpRequest(agent, req.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': userAgent(), ...req.headers },
         body: req.body,

@@ -1,0 +1,37 @@
+// undici's index loads all of undici (fetch, WebSocket, cookies, caches, mocks, and through them
+// Node's own bundled copy): about 100 ms of every `plan`, `apply` and daemon start, for two things
+// wsync uses. So the Agent and the request API are taken from undici's own modules, and
+// test/api/http.test.ts fails if an upgrade moves them (the package has no exports map that would
+// hide them). The types are undici's public ones.
+import { createRequire } from 'node:module';
+import type { Agent as UndiciAgent, Dispatcher } from 'undici';
+
+const require = createRequire(import.meta.url);
+
+export type Agent = UndiciAgent;
+export type AgentOptions = UndiciAgent.Options;
+export type ResponseData = Dispatcher.ResponseData;
+
+type RequestApi = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<ResponseData>;
+
+const AgentClass = require('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+const requestApi = require('undici/lib/api/api-request.js') as RequestApi;
+
+export function createAgent(options: AgentOptions): Agent {
+  return new AgentClass(options);
+}
+
+export interface HttpRequest {
+  method: Dispatcher.HttpMethod;
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+  headersTimeout?: number;
+  bodyTimeout?: number;
+}
+
+/** One request through `dispatcher` (what undici's `request(url, { dispatcher })` does). */
+export function httpRequest(dispatcher: Dispatcher, url: string | URL, req: HttpRequest): Promise<ResponseData> {
+  const { origin, pathname, search } = typeof url === 'string' ? new URL(url) : url;
+  return requestApi.call(dispatcher, { ...req, origin, path: `${pathname}${search}` });
+}
