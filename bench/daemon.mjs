@@ -106,6 +106,7 @@ async function loaded(root, url, work, api) {
   try {
     const first = await d.waitFor((l) => l.msg === 'reconcile', 0, 300_000);
     if (first.result !== 'applied') throw new Error(`first reconcile of ${workspace.count}: ${JSON.stringify(first)}`);
+    const afterFirst = memoryMb(d.child.pid);
     const monitorFiles = [...workspace.files.keys()].filter((f) => f.startsWith('monitors/'));
     const latencies = [];
     const phases = [];
@@ -133,7 +134,7 @@ async function loaded(root, url, work, api) {
     const cpu1 = cpuSeconds(pid, ticks);
     const wall = (performance.now() - t0) / 1000;
     const afterIdle = memoryMb(pid);
-    return { count: workspace.count, firstMs: first.duration_ms, latencies, phases, afterEdits, afterIdle, idleCpuPercent: ((cpu1 - cpu0) / wall) * 100, wall };
+    return { count: workspace.count, firstMs: first.duration_ms, afterFirst, latencies, phases, afterEdits, afterIdle, idleCpuPercent: ((cpu1 - cpu0) / wall) * 100, wall };
   } finally {
     await d.stop();
   }
@@ -181,7 +182,8 @@ export default async function bench({ root, dist }) {
           ok: big.idleCpuPercent < 1,
         },
         { name: `RSS with ${at} loaded, after the edits and idle`, value: big.afterIdle.rss, unit: 'MB', target: '< 200', ok: big.afterIdle.rss < 200 },
-        { name: `peak RSS with ${at}`, value: big.afterIdle.peak, unit: 'MB', target: '< 200', ok: big.afterIdle.peak < 200 },
+        { name: `peak RSS with ${at}, in the first reconcile`, value: big.afterFirst.peak, unit: 'MB' },
+        { name: `peak RSS with ${at}, all along`, value: big.afterIdle.peak, unit: 'MB', target: '< 200', ok: big.afterIdle.peak < 200 },
       ],
     };
   } finally {

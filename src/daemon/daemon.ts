@@ -16,6 +16,7 @@ import type { TreeLimits } from '../source/limits.js';
 import { openState, type StateHandle } from '../state/index.js';
 import { createWebhookSender, type WebhookSender } from '../api/webhook.js';
 import { handleControl, type ControlAction } from './control.js';
+import { fullCollection, HeapTrim } from './heap-trim.js';
 import { startHttpServer, type HttpServer, type ListenAddress } from './http.js';
 import type { Logger } from './logger.js';
 import { DaemonMetrics } from './metrics.js';
@@ -91,6 +92,7 @@ export class Daemon {
   private stopping: Promise<void> | null = null;
   /** Kept between reconciles so that an edit costs what it changed (docs/incremental.md). */
   private readonly incremental: { files: FileCache; live: LiveCache; memo: PlanMemo };
+  private readonly heapTrim: HeapTrim;
 
   private constructor(config: DaemonConfig) {
     this.config = config;
@@ -123,6 +125,12 @@ export class Daemon {
       backoffMaxMs: config.backoff?.maxMs,
       onRunError: (err) => this.log.error({ err: this.redact(errorText(err)) }, 'reconcile loop error'),
       onRetryScheduled: (delayMs, failures) => this.log.warn({ retry_in_ms: delayMs, failures }, 'retry scheduled'),
+    });
+    this.heapTrim = new HeapTrim({
+      collect: fullCollection(),
+      busy: () => this.scheduler.status().running,
+      onTrim: ({ why, ms, beforeBytes, afterBytes }) =>
+        this.log.debug({ why, duration_ms: Math.round(ms), heap_mb_before: mb(beforeBytes), heap_mb_after: mb(afterBytes) }, 'heap collected'),
     });
     const ignore = [config.stateDir];
     if (config.tokenOutputDir) ignore.push(config.tokenOutputDir);
@@ -174,6 +182,7 @@ export class Daemon {
     await this.watcher.close();
     this.abort.abort();
     await this.scheduler.stop();
+    this.heapTrim.cancel();
     if (this.leaseTimer) clearInterval(this.leaseTimer);
     // The next writer (a new pod with the same state directory, or another one) need not wait.
     await this.lease?.release().catch((err: unknown) => this.log.warn({ err: this.redact(errorText(err)) }, 'could not end the writer lease'));
@@ -536,6 +545,7 @@ export class Daemon {
     if (ok) this.log.info(summary, 'reconcile');
     else if (record.result === 'missing' || record.result === 'stopped') this.log.warn(summary, 'reconcile');
     else this.log.error(summary, 'reconcile');
+    if (!this.stopping) this.heapTrim.reconciled();
     return ok ? 'success' : 'failure';
   }
 
@@ -562,6 +572,10 @@ export class Daemon {
     }
     for (const refusal of outcome.plan?.refusals ?? []) this.log.error({ revision }, this.redact(refusal));
   }
+}
+
+function mb(bytes: number): number {
+  return Math.round(bytes / 1024 / 1024);
 }
 
 function errorText(err: unknown): string {
