@@ -67,7 +67,8 @@ export class InventoryRecords {
   async recordTrustedSecrets(): Promise<void> {
     const records: Promise<void>[] = [];
     for (const entry of [...this.state.inventory.entries]) {
-      const trusted = Object.entries(entry.secretHashes ?? {}).filter(([, hash]) => hash === TRUST_ON_FIRST_USE);
+      if (entry.secretHashes === undefined) continue;
+      const trusted = Object.entries(entry.secretHashes).filter(([, hash]) => hash === TRUST_ON_FIRST_USE);
       if (trusted.length === 0 || this.touched.has(slot(entry.kind, entry.id))) continue;
       const resource = this.declared(entry.kind, entry.key);
       if (!resource) continue;
@@ -86,16 +87,20 @@ export class InventoryRecords {
    * were not written in this run: someone deleted them, and wsync owns nothing under those ids.
    */
   async dropVanished(live: LiveState): Promise<void> {
-    const liveIds = new Set<string>();
-    for (const list of Object.values(live.objects)) for (const object of list ?? []) liveIds.add(slot(object.kind, object.id));
+    // Ids by kind: 10,000 entries are looked up at every reconcile.
+    const liveIds = new Map<KindName, Set<string>>();
+    for (const [kind, list] of Object.entries(live.objects) as [KindName, LiveState['objects'][KindName]][]) {
+      liveIds.set(kind, new Set((list ?? []).map((object) => object.id)));
+    }
+    const listed = new Set(live.listedKinds);
     const forgets: Promise<void>[] = [];
     for (const entry of this.state.inventory.entries) {
-      if (!live.listedKinds.includes(entry.kind)) continue;
+      if (!listed.has(entry.kind)) continue;
       if (KINDS[entry.kind].list.style === 'per-dataset') {
         const dataset = datasetOfKey(entry.key);
         if (dataset === undefined || !(live.listedDatasets[entry.kind] ?? []).includes(dataset)) continue;
       }
-      if (liveIds.has(slot(entry.kind, entry.id)) || this.touched.has(slot(entry.kind, entry.id))) continue;
+      if (liveIds.get(entry.kind)?.has(entry.id) === true || this.touched.has(slot(entry.kind, entry.id))) continue;
       forgets.push(this.state.forget(entry.kind, entry.id));
     }
     await Promise.all(forgets);
