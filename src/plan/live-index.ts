@@ -23,8 +23,38 @@ export interface LiveIndex {
   resolveId: ResolveId;
 }
 
-function idSlot(kind: KindName, id: string): string {
-  return `${kind}\u0000${id}`;
+/** (kind, id) -> natural key, a map per kind: 10,000 lookups per plan, no key string built for each. */
+class KeysById {
+  private readonly byKind = new Map<KindName, Map<string, string>>();
+  size = 0;
+
+  get(kind: KindName, id: string): string | undefined {
+    return this.byKind.get(kind)?.get(id);
+  }
+
+  has(kind: KindName, id: string): boolean {
+    return this.byKind.get(kind)?.has(id) === true;
+  }
+
+  set(kind: KindName, id: string, key: string): void {
+    let map = this.byKind.get(kind);
+    if (!map) this.byKind.set(kind, (map = new Map()));
+    if (!map.has(id)) this.size++;
+    map.set(id, key);
+  }
+
+  /** The same ids with the same keys. */
+  equals(other: KeysById): boolean {
+    if (this.size !== other.size) return false;
+    for (const [kind, map] of this.byKind) for (const [id, key] of map) if (other.get(kind, id) !== key) return false;
+    return true;
+  }
+
+  static of(entries: readonly LiveEntry[]): KeysById {
+    const keys = new KeysById();
+    for (const e of entries) keys.set(e.kind, e.object.id, e.key);
+    return keys;
+  }
 }
 
 function liveObjectsInOrder(live: LiveState): [KindName, LiveObject][] {
@@ -68,39 +98,33 @@ function readEntries(live: LiveState, memo?: PlanMemo): { entries: LiveEntry[]; 
   const objects = liveObjectsInOrder(live);
   const read = new Set<KindName>();
   let early = false;
-  const firstKeys = new Map<string, string>();
+  const firstKeys = new KeysById();
   const firstEntries = objects.map(([kind, object]) => {
     read.add(kind);
     const entry = entryOf(
       kind,
       object,
       (target, id) => {
-        if (!read.has(target) || (target === kind && !firstKeys.has(idSlot(target, id)))) early = true;
-        return firstKeys.get(idSlot(target, id));
+        if (!read.has(target) || (target === kind && !firstKeys.has(target, id))) early = true;
+        return firstKeys.get(target, id);
       },
       memo,
     );
-    firstKeys.set(idSlot(kind, object.id), entry.key);
+    firstKeys.set(kind, object.id, entry.key);
     return entry;
   });
-  if (!early) return { entries: firstEntries, resolveId: (kind, id) => firstKeys.get(idSlot(kind, id)) };
+  if (!early) return { entries: firstEntries, resolveId: (kind, id) => firstKeys.get(kind, id) };
 
   let keys = firstKeys;
   let entries: LiveEntry[] = firstEntries;
   for (let pass = 1; pass <= KIND_NAMES.length + 1; pass++) {
     const current = keys;
-    entries = entriesWith(objects, (kind, id) => current.get(idSlot(kind, id)), memo);
-    keys = new Map(entries.map((e) => [idSlot(e.kind, e.object.id), e.key]));
-    if (sameEntries(current, keys)) break;
+    entries = entriesWith(objects, (kind, id) => current.get(kind, id), memo);
+    keys = KeysById.of(entries);
+    if (current.equals(keys)) break;
   }
   const final = keys;
-  return { entries, resolveId: (kind, id) => final.get(idSlot(kind, id)) };
-}
-
-function sameEntries(a: Map<string, string>, b: Map<string, string>): boolean {
-  if (a.size !== b.size) return false;
-  for (const [slot, key] of a) if (b.get(slot) !== key) return false;
-  return true;
+  return { entries, resolveId: (kind, id) => final.get(kind, id) };
 }
 
 /** id -> natural key for every live object (for fromWire: ids in specs become names). */

@@ -228,7 +228,8 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
     return { ...change, action: 'create', diffs };
   }
 
-  const existing: Change = { ...change, id: match.object.id, owned: entry !== undefined, diffs };
+  // Completed in place, not spread into a copy: the copy was a third of planning 10,000 no-ops.
+  const existing: Change = Object.assign(change, { id: match.object.id, owned: entry !== undefined, diffs });
   const secretMissing = module.issuedSecret !== undefined && ctx.heldSecrets !== undefined && !isIssuedSecretHeldElsewhere(resource) &&
     !ctx.heldSecrets.has(changeRef(resource.kind, resource.key));
   if (secretMissing && !observed) {
@@ -252,7 +253,10 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
     ctx.diagnostics.push({ severity: 'error', code: 'adoption-refused', kind: resource.kind, name: resource.name, message, ...located('') });
     return { ...existing, action: 'refused', reason: 'not owned by wsync and adoption is off (--no-adopt)' };
   }
-  if (diffs.length === 0) return { ...existing, action: entry || observed ? 'noop' : 'adopt' };
+  if (diffs.length === 0) {
+    existing.action = entry || observed ? 'noop' : 'adopt';
+    return existing;
+  }
 
   const immutable = diffs.filter((d) => module.immutable.includes(d.path.split('.')[0] ?? ''));
   const immutableReason =
@@ -425,22 +429,25 @@ export function planChanges(desired: Desired, allLive: LiveState, inventory: Inv
     baseLabel: context.removals?.label ?? 'the base',
   };
 
-  const declared = new Set(desired.resources.map((r) => changeRef(r.kind, r.key)));
+  // By kind, then key: 10,000 resources are looked up here, without building a key string each time.
+  const declared = new Map<KindName, Set<string>>(KIND_NAMES.map((kind) => [kind, new Set<string>()]));
+  for (const r of desired.resources) declared.get(r.kind)?.add(r.key);
   const { selection } = context;
   const planned = selection ? desired.resources.filter((r) => isSelected(selection, r)) : desired.resources;
   if (selection) ctx.diagnostics.push(...unmatchedSelection(selection, desired.resources));
   const items: Ordered[] = [];
-  const byRef = new Map<string, Change>();
+  const changeOf = new Map<KindName, Map<string, Change>>(KIND_NAMES.map((kind) => [kind, new Map<string, Change>()]));
   for (const resource of planned) {
     const change = planDeclaredOnce(resource, ctx, memo);
     items.push({ change, removal: false });
-    byRef.set(changeRef(resource.kind, resource.key), change);
+    changeOf.get(resource.kind)?.set(resource.key, change);
   }
 
   // A subset never prunes: what lies outside it is not looked at.
   for (const kind of selection ? [] : KIND_NAMES) {
+    const declaredKeys = declared.get(kind);
     for (const [key, entries] of liveIndex.byKey.get(kind) ?? []) {
-      if (declared.has(changeRef(kind, key))) continue;
+      if (declaredKeys?.has(key)) continue;
       const change = planUndeclared(kind, entries, ctx);
       if (change) items.push({ change, removal: true });
     }
@@ -473,12 +480,12 @@ export function planChanges(desired: Desired, allLive: LiveState, inventory: Inv
       const spec = module.normalize?.(resource.spec) ?? resource.spec;
       const check = checkReferences(resource, spec, {
         names,
-        changeFor: (ref) => byRef.get(ref),
+        changeFor: (kind, key) => changeOf.get(kind)?.get(key),
         deleted,
         unavailable: (kind) => live.unavailable?.[kind],
       });
       ctx.diagnostics.push(...check.diagnostics);
-      const change = byRef.get(changeRef(resource.kind, resource.key));
+      const change = changeOf.get(resource.kind)?.get(resource.key);
       if (change) change.dependsOn = check.dependsOn;
     }
   });
