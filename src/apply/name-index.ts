@@ -1,7 +1,7 @@
 import type { Desired, JsonObject, KindName, LiveState } from '../core/types.js';
 import { KINDS } from '../kinds/index.js';
 import type { ResolveId, ResolveName } from '../kinds/types.js';
-import { indexLive } from '../plan/live-index.js';
+import { indexLive, LiveById } from '../plan/live-index.js';
 import type { PlanMemo } from '../plan/plan-memo.js';
 import { nameIndexFrom, type NameIndex } from '../plan/references.js';
 
@@ -19,16 +19,14 @@ export class ApplyIndex {
   private readonly liveKeyOf: ResolveId;
   /** Ids of live objects and of objects created in this run -> their natural key. */
   private readonly created = new Map<string, string>();
-  private readonly liveIds = new Set<string>();
+  private readonly liveObjects: LiveById;
 
   /** `memo`: the planner's, whose reading of the live objects this reuses (the daemon's). */
   constructor(desired: Desired, live: LiveState, memo?: PlanMemo) {
     const index = indexLive(live, memo);
     this.names = nameIndexFrom(desired, index);
     this.liveKeyOf = index.resolveId;
-    for (const list of Object.values(live.objects)) {
-      for (const object of list ?? []) this.liveIds.add(slot(object.kind, object.id));
-    }
+    this.liveObjects = new LiveById(live);
   }
 
   /** An object created (or regenerated) in this run: it is the one object of its key now. */
@@ -40,7 +38,7 @@ export class ApplyIndex {
 
   /** Was this id live when the plan was made, or written in this run? */
   knows(kind: KindName, id: string): boolean {
-    return this.liveIds.has(slot(kind, id)) || this.created.has(slot(kind, id));
+    return this.liveObjects.get(kind, id) !== undefined || this.created.has(slot(kind, id));
   }
 
   readonly resolveName: ResolveName = (target, name) => this.names.resolve(target, name);

@@ -10,6 +10,7 @@ import { KINDS } from '../kinds/index.js';
 import type { HttpEndpoint, KindModule } from '../kinds/types.js';
 import { listKind } from '../live/index.js';
 import { ignoredFields } from '../plan/annotations.js';
+import { LiveById } from '../plan/live-index.js';
 import { diffsAgainst } from '../plan/replan.js';
 import { SkipChange } from './types.js';
 import type { ApplyIndex } from './name-index.js';
@@ -20,10 +21,6 @@ export const MAX_POST_ATTEMPTS = 3;
 /** A POST whose fate is unknown: no answer came (after it was sent), or a 5xx that may have followed the write. */
 function isUnanswered(err: unknown): boolean {
   return err instanceof ApiError && ((err.noAnswer && !err.notSent) || err.maybeApplied);
-}
-
-function slot(kind: KindName, id: string): string {
-  return `${kind}\u0000${id}`;
 }
 
 /** Said of an object the workspace changed between the plan's read and apply's write. */
@@ -50,7 +47,7 @@ export function messageOf(err: unknown): string {
 export class WriteChannel {
   /** HTTP writes attempted, as logical requests. */
   writes = 0;
-  private readonly liveById = new Map<string, LiveObject>();
+  private readonly liveById: LiveById;
 
   constructor(
     private readonly client: ApiClient,
@@ -59,7 +56,7 @@ export class WriteChannel {
     /** Key of the secret hashes, for re-planning an object after a stale write. */
     private readonly hashKey = '',
   ) {
-    for (const list of Object.values(live.objects)) for (const object of list ?? []) this.liveById.set(slot(object.kind, object.id), object);
+    this.liveById = new LiveById(live);
   }
 
   send(endpoint: HttpEndpoint, body?: JsonValue): Promise<ApiResponse> {
@@ -91,7 +88,7 @@ export class WriteChannel {
 
   /** The live object as the plan saw it, if it was listed. */
   listed(kind: KindName, id: string): LiveObject | undefined {
-    return this.liveById.get(slot(kind, id));
+    return this.liveById.get(kind, id);
   }
 
   /** The live object an update writes over (an update body may depend on it: a User's is its role only). */
@@ -120,7 +117,7 @@ export class WriteChannel {
   private async replan(change: Change, module: KindModule, resource: DesiredResource, id: string, err: unknown): Promise<string> {
     const fresh = (await listKind(this.client, change.kind, this.datasetsOf(module, resource))).find((object) => object.id === id);
     if (!fresh) throw new SkipChange(`${CHANGED_SINCE_PLAN} (${messageOf(err)}) and is gone now; the next apply creates it`);
-    this.liveById.set(slot(change.kind, id), fresh);
+    this.liveById.set(change.kind, id, fresh);
     const diffs = diffsAgainst(resource, module.fromWire(fresh.raw, this.index.resolveId).spec, this.hashKey);
     if (diffs.length === 0) return `${CHANGED_SINCE_PLAN}; it now matches the files, nothing written`;
     const shown = diffs.slice(0, MAX_SHOWN_PATHS).map((d) => d.path);

@@ -133,6 +133,8 @@ export function resolveIdFromLive(live: LiveState): ResolveId {
 }
 
 export function indexLive(live: LiveState, memo?: PlanMemo): LiveIndex {
+  // Apply indexes the very live state the planner just indexed: the index is never changed once made.
+  if (memo?.lastIndex?.live === live) return memo.lastIndex.index;
   const { entries, resolveId } = readEntries(live, memo);
   const byKey = new Map<KindName, Map<string, LiveEntry[]>>();
   for (const entry of entries) {
@@ -142,9 +144,35 @@ export function indexLive(live: LiveState, memo?: PlanMemo): LiveIndex {
     if (same) same.push(entry);
     else perKind.set(entry.key, [entry]);
   }
-  return { byKey, entries, resolveId };
+  const index = { byKey, entries, resolveId };
+  if (memo) memo.lastIndex = { live, index };
+  return index;
 }
 
 export function liveWithKey(index: LiveIndex, kind: KindName, key: string): LiveEntry[] {
   return index.byKey.get(kind)?.get(key) ?? [];
+}
+
+/**
+ * The live objects by kind and id, each kind's map made when first asked: apply looks up the few
+ * objects it writes, and should not index 10,000 others for it.
+ */
+export class LiveById {
+  private readonly byKind = new Map<KindName, Map<string, LiveObject>>();
+
+  constructor(private readonly live: LiveState) {}
+
+  private of(kind: KindName): Map<string, LiveObject> {
+    let map = this.byKind.get(kind);
+    if (!map) this.byKind.set(kind, (map = new Map((this.live.objects[kind] ?? []).map((object) => [object.id, object]))));
+    return map;
+  }
+
+  get(kind: KindName, id: string): LiveObject | undefined {
+    return this.of(kind).get(id);
+  }
+
+  set(kind: KindName, id: string, object: LiveObject): void {
+    this.of(kind).set(id, object);
+  }
 }

@@ -4,8 +4,8 @@
 // and checked against the other inputs, so a reuse gives exactly what computing again gives (the
 // incremental test in test/plan/plan-memo.test.ts holds it to that).
 import { jsonEqual } from '../core/json.js';
-import type { Change, DesiredResource, Diagnostic, InventoryEntry, KindName, LiveObject, Policy } from '../core/types.js';
-import type { LiveEntry } from './live-index.js';
+import type { Change, DesiredResource, Diagnostic, InventoryEntry, KindName, LiveObject, LiveState, Policy } from '../core/types.js';
+import type { LiveEntry, LiveIndex } from './live-index.js';
 
 /** A live object seen through its kind module, and the id lookups the reading made. */
 export interface MemoizedEntry {
@@ -30,6 +30,8 @@ export interface MemoizedChange {
 export class PlanMemo {
   readonly entries = new WeakMap<LiveObject, MemoizedEntry>();
   readonly changes = new WeakMap<DesiredResource, MemoizedChange>();
+  /** The last live state indexed, and its index (the planner's, reused by apply). */
+  lastIndex: { live: LiveState; index: LiveIndex } | undefined;
 }
 
 /** The inventory hands out fresh copies of its entries: compared by what they hold. */
