@@ -128,9 +128,8 @@ export class Daemon {
     });
     this.heapTrim = new HeapTrim({
       collect: fullCollection(),
-      busy: () => this.scheduler.status().running,
-      onTrim: ({ why, ms, beforeBytes, afterBytes }) =>
-        this.log.debug({ why, duration_ms: Math.round(ms), heap_mb_before: mb(beforeBytes), heap_mb_after: mb(afterBytes) }, 'heap collected'),
+      onTrim: ({ ms, beforeBytes, afterBytes }) =>
+        this.log.debug({ duration_ms: Math.round(ms), heap_mb_before: mb(beforeBytes), heap_mb_after: mb(afterBytes) }, 'heap collected'),
     });
     const ignore = [config.stateDir];
     if (config.tokenOutputDir) ignore.push(config.tokenOutputDir);
@@ -182,7 +181,6 @@ export class Daemon {
     await this.watcher.close();
     this.abort.abort();
     await this.scheduler.stop();
-    this.heapTrim.cancel();
     if (this.leaseTimer) clearInterval(this.leaseTimer);
     // The next writer (a new pod with the same state directory, or another one) need not wait.
     await this.lease?.release().catch((err: unknown) => this.log.warn({ err: this.redact(errorText(err)) }, 'could not end the writer lease'));
