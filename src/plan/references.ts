@@ -105,20 +105,34 @@ export function buildNameIndex(desired: Desired, live: LiveState): NameIndex {
 
 /** One name in a spec that refers to another object. */
 export interface ReferenceUse {
-  reference: Reference;
+  readonly reference: Reference;
   /** The name as the (normalized) spec holds it. */
-  name: string;
+  readonly name: string;
   /** The target's natural key. */
-  key: string;
+  readonly key: string;
   /** `spec.notifiers[1]`, `spec.role`: for messages. */
-  label: string;
+  readonly label: string;
   /** `/spec/notifiers/1`: for the source location. */
-  pointer: string;
+  readonly pointer: string;
 }
 
-/** `spec.notifiers[1]`, `spec.datasetCapabilities.checkout`: a name's place, for messages. */
-function labelOf(segments: readonly (string | number)[]): string {
-  return segments.reduce<string>((out, s) => (typeof s === 'number' ? `${out}[${s}]` : `${out}.${s}`), 'spec');
+/** A use whose label and pointer, needed only when something is wrong with it, are made when asked. */
+class Use implements ReferenceUse {
+  constructor(
+    readonly reference: Reference,
+    readonly name: string,
+    readonly key: string,
+    private readonly segments: readonly (string | number)[],
+  ) {}
+
+  /** `spec.notifiers[1]`, `spec.datasetCapabilities.checkout`. */
+  get label(): string {
+    return this.segments.reduce<string>((out, s) => (typeof s === 'number' ? `${out}[${s}]` : `${out}.${s}`), 'spec');
+  }
+
+  get pointer(): string {
+    return toPointer(['spec', ...this.segments]);
+  }
 }
 
 /**
@@ -135,8 +149,7 @@ export function referenceUses(kind: KindName, spec: JsonObject): readonly Refere
   for (const reference of KINDS[kind].references) {
     for (const { name, segments } of referenceNames(reference, spec)) {
       if (isBuiltinName(reference, name)) continue;
-      const pointer = toPointer(['spec', ...segments]);
-      uses.push({ reference, name, key: referenceKey(reference.target, name), label: labelOf(segments), pointer });
+      uses.push(new Use(reference, name, referenceKey(reference.target, name), segments));
     }
   }
   usesOfSpec.set(spec, { kind, uses });

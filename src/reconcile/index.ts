@@ -1,6 +1,5 @@
 import type { ApiClient } from '../api/types.js';
 import type { ApplyEvent, ApplyResult, IssueStep } from '../apply/index.js';
-import { applyPlan } from '../apply/index.js';
 import { hasErrors } from '../core/diagnostics.js';
 import { hostname } from 'node:os';
 import { changeRef, isWriteAction, type Desired, type Diagnostic, type LiveState, type Plan, type Policy } from '../core/types.js';
@@ -147,6 +146,8 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
       await state.prepareWrites();
       await lease.hold();
     }
+    // Loaded when there is something to apply: a plan never needs it.
+    const { applyPlan } = await import('../apply/index.js');
     const result = await phases.measureAsync('apply', () => applyPlan({
       plan,
       desired,
