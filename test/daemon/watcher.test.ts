@@ -107,10 +107,13 @@ describe('DirWatcher', () => {
     expect(triggers).toEqual(['revision']);
     expect(watcher.snapshot?.revision).toBe('rev-2');
 
-    // Edits now come from the new target.
+    // Edits now come from the new target. A new file may come as two events (added, then written:
+    // seen on Node 22), each a 'change'; the scheduler's debounce makes them one reconcile.
     await writeFile(join(root, 'rev-2', 'b.yaml'), 'y: 1\n');
     await until(() => triggers.length > 1);
-    expect(triggers).toEqual(['revision', 'change']);
+    await quietPeriod(400);
+    expect(triggers[0]).toBe('revision');
+    expect(new Set(triggers.slice(1))).toEqual(new Set(['change']));
   });
 
   it('notices DIR appearing after start', async () => {
