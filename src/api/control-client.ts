@@ -32,27 +32,23 @@ export async function callDaemon(base: URL, verb: ControlVerb, token: string | u
   const url = new URL(verb, base.href.endsWith('/') ? base.href : `${base.href}/`);
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent() };
   if (token !== undefined && verb !== 'status') headers.authorization = `Bearer ${token}`;
+  // One request, so its own connection, closed after it (a shared agent would hold the process open).
   const agent = createAgent({ connections: 1 });
-  let res: Awaited<ReturnType<typeof httpRequest>>;
-  let text: string;
-  try {
-    res = await httpRequest(agent, url, {
-      method: verb === 'status' ? 'GET' : 'POST',
-      headers,
-      signal: AbortSignal.timeout(timeoutMs),
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    text = await res.body.text();
-  } finally {
-    await agent.destroy();
-  }
+  const { status, text } = await httpRequest(agent, url, {
+    method: verb === 'status' ? 'GET' : 'POST',
+    headers,
+    signal: AbortSignal.timeout(timeoutMs),
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  })
+    .then(async (res) => ({ status: res.statusCode, text: await res.body.text() }))
+    .finally(() => agent.destroy());
   let body: Record<string, unknown>;
   try {
     const parsed: unknown = JSON.parse(text);
     body = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { answer: parsed };
   } catch {
-    body = { error: `not a wsync daemon answer (HTTP ${res.statusCode})` };
+    body = { error: `not a wsync daemon answer (HTTP ${status})` };
   }
-  return { status: res.statusCode, body };
+  return { status, body };
 }

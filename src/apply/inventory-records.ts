@@ -5,6 +5,7 @@ import type { DesiredResource, InventoryEntry, KindName, LiveState } from '../co
 import { datasetOfKey } from '../kinds/common.js';
 import { KINDS } from '../kinds/index.js';
 import { isPruneDisabled } from '../plan/annotations.js';
+import { LiveById } from '../plan/live-index.js';
 import { secretHashes } from '../plan/secrets.js';
 import type { StateHandle } from '../state/index.js';
 
@@ -87,11 +88,7 @@ export class InventoryRecords {
    * were not written in this run: someone deleted them, and wsync owns nothing under those ids.
    */
   async dropVanished(live: LiveState): Promise<void> {
-    // Ids by kind: 10,000 entries are looked up at every reconcile.
-    const liveIds = new Map<KindName, Set<string>>();
-    for (const [kind, list] of Object.entries(live.objects) as [KindName, LiveState['objects'][KindName]][]) {
-      liveIds.set(kind, new Set((list ?? []).map((object) => object.id)));
-    }
+    const liveObjects = new LiveById(live);
     const listed = new Set(live.listedKinds);
     const forgets: Promise<void>[] = [];
     for (const entry of this.state.inventory.entries) {
@@ -100,7 +97,7 @@ export class InventoryRecords {
         const dataset = datasetOfKey(entry.key);
         if (dataset === undefined || !(live.listedDatasets[entry.kind] ?? []).includes(dataset)) continue;
       }
-      if (liveIds.get(entry.kind)?.has(entry.id) === true || this.touched.has(slot(entry.kind, entry.id))) continue;
+      if (liveObjects.get(entry.kind, entry.id) !== undefined || this.touched.has(slot(entry.kind, entry.id))) continue;
       forgets.push(this.state.forget(entry.kind, entry.id));
     }
     await Promise.all(forgets);

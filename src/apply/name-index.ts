@@ -19,7 +19,8 @@ export class ApplyIndex {
   private readonly liveKeyOf: ResolveId;
   /** Ids of live objects and of objects created in this run -> their natural key. */
   private readonly created = new Map<string, string>();
-  private readonly liveObjects: LiveById;
+  /** The live objects as the plan saw them (WriteChannel puts one read again after a stale write here). */
+  readonly liveObjects: LiveById;
 
   /** `memo`: the planner's, whose reading of the live objects this reuses (the daemon's). */
   constructor(desired: Desired, live: LiveState, memo?: PlanMemo) {

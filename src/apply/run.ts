@@ -1,5 +1,6 @@
 // One apply run: the changes of a plan, scheduled level by level, each carried out and reported;
 // then the deferred references, the deletes, and the inventory brought up to date.
+import { ByKind } from '../core/by-kind.js';
 import { isWriteAction, type Change, type DesiredResource, type KindName } from '../core/types.js';
 import { ChangeActions, SkipChange } from './change-actions.js';
 import { DeferredReferences } from './deferred-references.js';
@@ -20,16 +21,11 @@ export class ApplyRun {
   private aborted = false;
 
   constructor(private readonly input: ApplyInput & { tokenOutputDir: string }) {
-    // By kind, then key: built for 10,000 resources at every reconcile, looked up for the few written.
-    const byKind = new Map<KindName, Map<string, DesiredResource>>();
-    for (const resource of input.desired.resources) {
-      let keys = byKind.get(resource.kind);
-      if (!keys) byKind.set(resource.kind, (keys = new Map()));
-      keys.set(resource.key, resource);
-    }
-    const declared = (kind: KindName, key: string): DesiredResource | undefined => byKind.get(kind)?.get(key);
+    const byKey = new ByKind<DesiredResource>();
+    for (const resource of input.desired.resources) byKey.set(resource.kind, resource.key, resource);
+    const declared = (kind: KindName, key: string): DesiredResource | undefined => byKey.get(kind, key);
     this.report = new ApplyReport(input.desired.secretValues, input.onChange);
-    this.channel = new WriteChannel(input.client, new ApplyIndex(input.desired, input.live, input.memo), input.live, input.state.inventory.hashKey);
+    this.channel = new WriteChannel(input.client, new ApplyIndex(input.desired, input.live, input.memo), input.state.inventory.hashKey);
     this.records = new InventoryRecords(input.state, declared);
     this.deferred = new DeferredReferences(this.channel);
     const secrets = new IssuedSecrets(this.channel, this.records, this.report, input.tokenOutputDir, input.onIssueStep);

@@ -5,12 +5,11 @@ import { ApiError } from '../api/errors.js';
 import type { ApiClient, ApiResponse } from '../api/types.js';
 import { isJsonObject } from '../core/json.js';
 import { getAt, withValueAt } from '../core/json-paths.js';
-import type { Change, DesiredResource, JsonObject, JsonValue, KindName, LiveObject, LiveState } from '../core/types.js';
+import type { Change, DesiredResource, JsonObject, JsonValue, KindName, LiveObject } from '../core/types.js';
 import { KINDS } from '../kinds/index.js';
 import type { HttpEndpoint, KindModule } from '../kinds/types.js';
 import { listKind } from '../live/index.js';
 import { ignoredFields } from '../plan/annotations.js';
-import { LiveById } from '../plan/live-index.js';
 import { diffsAgainst } from '../plan/replan.js';
 import { SkipChange } from './types.js';
 import type { ApplyIndex } from './name-index.js';
@@ -47,17 +46,13 @@ export function messageOf(err: unknown): string {
 export class WriteChannel {
   /** HTTP writes attempted, as logical requests. */
   writes = 0;
-  private readonly liveById: LiveById;
 
   constructor(
     private readonly client: ApiClient,
     readonly index: ApplyIndex,
-    live: LiveState,
     /** Key of the secret hashes, for re-planning an object after a stale write. */
     private readonly hashKey = '',
-  ) {
-    this.liveById = new LiveById(live);
-  }
+  ) {}
 
   send(endpoint: HttpEndpoint, body?: JsonValue): Promise<ApiResponse> {
     this.writes++;
@@ -88,7 +83,7 @@ export class WriteChannel {
 
   /** The live object as the plan saw it, if it was listed. */
   listed(kind: KindName, id: string): LiveObject | undefined {
-    return this.liveById.get(kind, id);
+    return this.index.liveObjects.get(kind, id);
   }
 
   /** The live object an update writes over (an update body may depend on it: a User's is its role only). */
@@ -117,7 +112,7 @@ export class WriteChannel {
   private async replan(change: Change, module: KindModule, resource: DesiredResource, id: string, err: unknown): Promise<string> {
     const fresh = (await listKind(this.client, change.kind, this.datasetsOf(module, resource))).find((object) => object.id === id);
     if (!fresh) throw new SkipChange(`${CHANGED_SINCE_PLAN} (${messageOf(err)}) and is gone now; the next apply creates it`);
-    this.liveById.set(change.kind, id, fresh);
+    this.index.liveObjects.set(change.kind, id, fresh);
     const diffs = diffsAgainst(resource, module.fromWire(fresh.raw, this.index.resolveId).spec, this.hashKey);
     if (diffs.length === 0) return `${CHANGED_SINCE_PLAN}; it now matches the files, nothing written`;
     const shown = diffs.slice(0, MAX_SHOWN_PATHS).map((d) => d.path);

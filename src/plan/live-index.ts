@@ -1,4 +1,5 @@
 // Live objects seen through their kind modules: wire shape -> (name, spec, natural key).
+import { ByKind } from '../core/by-kind.js';
 import { compareText } from '../core/json.js';
 import { type JsonObject, type KindName, type LiveObject, type LiveState } from '../core/types.js';
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
@@ -23,38 +24,11 @@ export interface LiveIndex {
   resolveId: ResolveId;
 }
 
-/** (kind, id) -> natural key, a map per kind: 10,000 lookups per plan, no key string built for each. */
-class KeysById {
-  private readonly byKind = new Map<KindName, Map<string, string>>();
-  size = 0;
-
-  get(kind: KindName, id: string): string | undefined {
-    return this.byKind.get(kind)?.get(id);
-  }
-
-  has(kind: KindName, id: string): boolean {
-    return this.byKind.get(kind)?.has(id) === true;
-  }
-
-  set(kind: KindName, id: string, key: string): void {
-    let map = this.byKind.get(kind);
-    if (!map) this.byKind.set(kind, (map = new Map()));
-    if (!map.has(id)) this.size++;
-    map.set(id, key);
-  }
-
-  /** The same ids with the same keys. */
-  equals(other: KeysById): boolean {
-    if (this.size !== other.size) return false;
-    for (const [kind, map] of this.byKind) for (const [id, key] of map) if (other.get(kind, id) !== key) return false;
-    return true;
-  }
-
-  static of(entries: readonly LiveEntry[]): KeysById {
-    const keys = new KeysById();
-    for (const e of entries) keys.set(e.kind, e.object.id, e.key);
-    return keys;
-  }
+/** (kind, id) -> natural key of every entry. */
+function keysOf(entries: readonly LiveEntry[]): ByKind<string> {
+  const keys = new ByKind<string>();
+  for (const e of entries) keys.set(e.kind, e.object.id, e.key);
+  return keys;
 }
 
 function liveObjectsInOrder(live: LiveState): [KindName, LiveObject][] {
@@ -98,7 +72,7 @@ function readEntries(live: LiveState, memo?: PlanMemo): { entries: LiveEntry[]; 
   const objects = liveObjectsInOrder(live);
   const read = new Set<KindName>();
   let early = false;
-  const firstKeys = new KeysById();
+  const firstKeys = new ByKind<string>();
   const firstEntries = objects.map(([kind, object]) => {
     read.add(kind);
     const entry = entryOf(
@@ -120,7 +94,7 @@ function readEntries(live: LiveState, memo?: PlanMemo): { entries: LiveEntry[]; 
   for (let pass = 1; pass <= KIND_NAMES.length + 1; pass++) {
     const current = keys;
     entries = entriesWith(objects, (kind, id) => current.get(kind, id), memo);
-    keys = KeysById.of(entries);
+    keys = keysOf(entries);
     if (current.equals(keys)) break;
   }
   const final = keys;

@@ -1,4 +1,5 @@
 // planChanges: desired state + live state + inventory + policy -> Plan. Pure: no I/O, no clock.
+import { ByKind } from '../core/by-kind.js';
 import { sortDiagnostics } from '../core/diagnostics.js';
 import { formatDuration } from '../core/duration.js';
 import { matchesPattern, pointerSegments } from '../core/json-paths.js';
@@ -429,25 +430,23 @@ export function planChanges(desired: Desired, allLive: LiveState, inventory: Inv
     baseLabel: context.removals?.label ?? 'the base',
   };
 
-  // By kind, then key: 10,000 resources are looked up here, without building a key string each time.
-  const declared = new Map<KindName, Set<string>>(KIND_NAMES.map((kind) => [kind, new Set<string>()]));
-  for (const r of desired.resources) declared.get(r.kind)?.add(r.key);
+  const declared = new ByKind<true>();
+  for (const r of desired.resources) declared.set(r.kind, r.key, true);
   const { selection } = context;
   const planned = selection ? desired.resources.filter((r) => isSelected(selection, r)) : desired.resources;
   if (selection) ctx.diagnostics.push(...unmatchedSelection(selection, desired.resources));
   const items: Ordered[] = [];
-  const changeOf = new Map<KindName, Map<string, Change>>(KIND_NAMES.map((kind) => [kind, new Map<string, Change>()]));
+  const changeOf = new ByKind<Change>();
   for (const resource of planned) {
     const change = planDeclaredOnce(resource, ctx, memo);
     items.push({ change, removal: false });
-    changeOf.get(resource.kind)?.set(resource.key, change);
+    changeOf.set(resource.kind, resource.key, change);
   }
 
   // A subset never prunes: what lies outside it is not looked at.
   for (const kind of selection ? [] : KIND_NAMES) {
-    const declaredKeys = declared.get(kind);
     for (const [key, entries] of liveIndex.byKey.get(kind) ?? []) {
-      if (declaredKeys?.has(key)) continue;
+      if (declared.has(kind, key)) continue;
       const change = planUndeclared(kind, entries, ctx);
       if (change) items.push({ change, removal: true });
     }
@@ -480,12 +479,12 @@ export function planChanges(desired: Desired, allLive: LiveState, inventory: Inv
       const spec = module.normalize?.(resource.spec) ?? resource.spec;
       const check = checkReferences(resource, spec, {
         names,
-        changeFor: (kind, key) => changeOf.get(kind)?.get(key),
+        changeFor: (kind, key) => changeOf.get(kind, key),
         deleted,
         unavailable: (kind) => live.unavailable?.[kind],
       });
       ctx.diagnostics.push(...check.diagnostics);
-      const change = changeOf.get(resource.kind)?.get(resource.key);
+      const change = changeOf.get(resource.kind, resource.key);
       if (change) change.dependsOn = check.dependsOn;
     }
   });

@@ -3,6 +3,7 @@
 import { changeRef, type Change, type Desired, type DesiredResource, type Diagnostic, type JsonObject, type KindName, type LiveState } from '../core/types.js';
 import { UnresolvedReferenceError } from '../kinds/common.js';
 import { KINDS } from '../kinds/index.js';
+import { ByKind } from '../core/by-kind.js';
 import { toPointer } from '../core/json-paths.js';
 import { isBuiltinName, referenceNames } from '../kinds/reference-names.js';
 import { suggestion } from '../source/suggest.js';
@@ -16,38 +17,15 @@ export function referenceKey(target: KindName, name: string): string {
   return KINDS[target].keyOf(name, {});
 }
 
-/** A map per kind: looked up for every reference of 10,000 resources, without building a key string. */
-class PerKind<V> {
-  private readonly byKind = new Map<KindName, Map<string, V>>();
-
-  get(kind: KindName, key: string): V | undefined {
-    return this.byKind.get(kind)?.get(key);
-  }
-
-  set(kind: KindName, key: string, value: V): void {
-    let map = this.byKind.get(kind);
-    if (!map) this.byKind.set(kind, (map = new Map()));
-    map.set(key, value);
-  }
-
-  delete(kind: KindName, key: string): void {
-    this.byKind.get(kind)?.delete(key);
-  }
-
-  keys(kind: KindName): Iterable<string> {
-    return this.byKind.get(kind)?.keys() ?? [];
-  }
-}
-
 /**
  * (kind, natural key) -> live id, for the names references use. Ambiguous keys (two live objects)
  * resolve to nothing. Apply extends it with the ids of the objects it creates, in order, so that
  * later writes can resolve names of objects made earlier in the same run.
  */
 export class NameIndex {
-  private readonly ids = new PerKind<string>();
-  private readonly ambiguousKeys = new PerKind<readonly string[]>();
-  private readonly declaredKeys = new PerKind<true>();
+  private readonly ids = new ByKind<string>();
+  private readonly ambiguousKeys = new ByKind<readonly string[]>();
+  private readonly declaredKeys = new ByKind<true>();
 
   /** A ResolveName for KindModule.toWire. */
   readonly resolve: ResolveName = (target, name) => this.idOf(target, referenceKey(target, name));

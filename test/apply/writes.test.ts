@@ -36,7 +36,7 @@ async function channelFor(script: (method: string, url: string) => Scripted): Pr
   server = await startScriptServer((req) => script(req.method, req.url));
   client = createApiClient({ url: server.url, token: () => 'test-token', retryBaseMs: 1, maxRetries: 0 });
   const live = liveOf([listed]);
-  return { channel: new WriteChannel(client, new ApplyIndex(desiredOf(declared), live), live), server };
+  return { channel: new WriteChannel(client, new ApplyIndex(desiredOf(declared), live)), server };
 }
 
 describe('WriteChannel', () => {
