@@ -5,7 +5,7 @@ import type { DesiredResource, InventoryEntry, KindName, LiveState } from '../co
 import { datasetOfKey } from '../kinds/common.js';
 import { KINDS } from '../kinds/index.js';
 import { isPruneDisabled } from '../plan/annotations.js';
-import { LiveById } from '../plan/live-index.js';
+import type { LiveById } from '../plan/live-index.js';
 import { secretHashes } from '../plan/secrets.js';
 import type { StateHandle } from '../state/index.js';
 
@@ -87,8 +87,7 @@ export class InventoryRecords {
    * Drops inventory entries whose objects were not in the live state of a kind that was read, and
    * were not written in this run: someone deleted them, and wsync owns nothing under those ids.
    */
-  async dropVanished(live: LiveState): Promise<void> {
-    const liveObjects = new LiveById(live);
+  async dropVanished(live: LiveState, liveObjects: LiveById): Promise<void> {
     const listed = new Set(live.listedKinds);
     const forgets: Promise<void>[] = [];
     for (const entry of this.state.inventory.entries) {

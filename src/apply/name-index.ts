@@ -27,7 +27,7 @@ export class ApplyIndex {
     const index = indexLive(live, memo);
     this.names = nameIndexFrom(desired, index);
     this.liveKeyOf = index.resolveId;
-    this.liveObjects = new LiveById(live);
+    this.liveObjects = new LiveById(index);
   }
 
   /** An object created (or regenerated) in this run: it is the one object of its key now. */

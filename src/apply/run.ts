@@ -14,6 +14,7 @@ import { messageOf, WriteChannel } from './writes.js';
 
 export class ApplyRun {
   private readonly report: ApplyReport;
+  private readonly index: ApplyIndex;
   private readonly channel: WriteChannel;
   private readonly records: InventoryRecords;
   private readonly deferred: DeferredReferences;
@@ -25,7 +26,8 @@ export class ApplyRun {
     for (const resource of input.desired.resources) byKey.set(resource.kind, resource.key, resource);
     const declared = (kind: KindName, key: string): DesiredResource | undefined => byKey.get(kind, key);
     this.report = new ApplyReport(input.desired.secretValues, input.onChange);
-    this.channel = new WriteChannel(input.client, new ApplyIndex(input.desired, input.live, input.memo), input.state.inventory.hashKey);
+    this.index = new ApplyIndex(input.desired, input.live, input.memo);
+    this.channel = new WriteChannel(input.client, this.index, input.state.inventory.hashKey);
     this.records = new InventoryRecords(input.state, declared);
     this.deferred = new DeferredReferences(this.channel);
     const secrets = new IssuedSecrets(this.channel, this.records, this.report, input.tokenOutputDir, input.onIssueStep);
@@ -42,7 +44,7 @@ export class ApplyRun {
     await schedule.runLevels(actionable.filter((c) => c.action !== 'delete'), 'ascending', run);
     await this.deferred.complete({ schedule, concurrency, report: this.report, stopped: () => this.stopped() });
     await schedule.runLevels(actionable.filter((c) => c.action === 'delete'), 'descending', run);
-    await this.records.dropVanished(this.input.live);
+    await this.records.dropVanished(this.input.live, this.index.liveObjects);
     await this.records.recordTrustedSecrets();
     await this.input.state.flush();
 

@@ -79,7 +79,33 @@ export function sortedIfStrings(value: JsonValue): JsonValue {
 export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  return canonicalJson(a) === canonicalJson(b);
+  return sameCanonical(a, b);
+}
+
+/**
+ * canonicalJson(a) === canonicalJson(b), without making the two texts: the daemon compares every
+ * object of a listed kind with the one it held, and as text that made megabytes of strings per list.
+ */
+function sameCanonical(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
+  // Inside a value, undefined is written as null (array items) or left out (members, skipped below).
+  if (a === undefined || a === null) return b === undefined || b === null;
+  if (typeof a !== 'object' || typeof b !== 'object' || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameCanonical(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  let members = 0;
+  for (const key of Object.keys(a)) {
+    const value = a[key];
+    if (value === undefined) continue;
+    if (!Object.hasOwn(b, key) || b[key] === undefined || !sameCanonical(value, b[key])) return false;
+    members++;
+  }
+  for (const key of Object.keys(b)) if (b[key] !== undefined) members--;
+  return members === 0;
 }
 
 /** null, '', [] and {} say "nothing here": a file that leaves a field out means the same. */

@@ -6,7 +6,7 @@ import type { ApplyEvent } from '../apply/index.js';
 import { formatDiagnostic, sortDiagnostics } from '../core/diagnostics.js';
 import { createRedactor } from '../core/redact.js';
 import { safeMessage } from '../core/safe-text.js';
-import { isWriteAction, type KindName, type Policy } from '../core/types.js';
+import { isWriteAction, type Policy } from '../core/types.js';
 import { DEFAULT_LIVE_REUSE_MS, LiveCache } from '../live/index.js';
 import { PlanMemo } from '../plan/plan-memo.js';
 import { reconcile, type ReconcileOutcome } from '../reconcile/index.js';
@@ -16,7 +16,7 @@ import type { TreeLimits } from '../source/limits.js';
 import { openState, type StateHandle } from '../state/index.js';
 import { createWebhookSender, type WebhookSender } from '../api/webhook.js';
 import { handleControl, type ControlAction } from './control.js';
-import { fullCollection, HeapTrim } from './heap-trim.js';
+import { limitHeapGrowth } from './heap-growth.js';
 import { startHttpServer, type HttpServer, type ListenAddress } from './http.js';
 import type { Logger } from './logger.js';
 import { DaemonMetrics } from './metrics.js';
@@ -92,7 +92,6 @@ export class Daemon {
   private stopping: Promise<void> | null = null;
   /** Kept between reconciles so that an edit costs what it changed (docs/incremental.md). */
   private readonly incremental: { files: FileCache; live: LiveCache; memo: PlanMemo };
-  private readonly heapTrim: HeapTrim;
 
   private constructor(config: DaemonConfig) {
     this.config = config;
@@ -126,11 +125,7 @@ export class Daemon {
       onRunError: (err) => this.log.error({ err: this.redact(errorText(err)) }, 'reconcile loop error'),
       onRetryScheduled: (delayMs, failures) => this.log.warn({ retry_in_ms: delayMs, failures }, 'retry scheduled'),
     });
-    this.heapTrim = new HeapTrim({
-      collect: fullCollection(),
-      onTrim: ({ ms, beforeBytes, afterBytes }) =>
-        this.log.debug({ duration_ms: Math.round(ms), heap_mb_before: mb(beforeBytes), heap_mb_after: mb(afterBytes) }, 'heap collected'),
-    });
+    limitHeapGrowth();
     const ignore = [config.stateDir];
     if (config.tokenOutputDir) ignore.push(config.tokenOutputDir);
     this.watcher = new DirWatcher({
@@ -426,8 +421,8 @@ export class Daemon {
   }
 
   /**
-   * After its own writes the live cache lists the written kinds again, so that the next edit plans
-   * against what a full read would find; anything less certain (a failed or stopped apply, a
+   * After its own writes the live cache reads the written objects back (or lists their kinds
+   * again), so that the next edit plans against what a full read would find; anything less certain (a failed or stopped apply, a
    * delete, which the server may cascade) forgets the cache instead.
    */
   private async keepLiveCurrent(outcome: ReconcileOutcome): Promise<void> {
@@ -437,9 +432,9 @@ export class Daemon {
     if (written.length === 0) return;
     if (written.some((e) => e.action === 'delete' || e.action === 'replace')) return cache.invalidate();
     try {
-      await outcome.phases.measureAsync('live', () => cache.refresh(this.client, new Set<KindName>(written.map((e) => e.kind))));
+      await outcome.phases.measureAsync('live', () => cache.refresh(this.client, written.map((e) => ({ kind: e.kind, id: e.id }))));
     } catch (err) {
-      this.log.warn({ err: this.redact(errorText(err)) }, 'could not list the written kinds again; the next reconcile reads all live state');
+      this.log.warn({ err: this.redact(errorText(err)) }, 'could not read the written objects back; the next reconcile reads all live state');
     }
   }
 
@@ -543,7 +538,6 @@ export class Daemon {
     if (ok) this.log.info(summary, 'reconcile');
     else if (record.result === 'missing' || record.result === 'stopped') this.log.warn(summary, 'reconcile');
     else this.log.error(summary, 'reconcile');
-    if (!this.stopping) this.heapTrim.reconciled();
     return ok ? 'success' : 'failure';
   }
 
@@ -570,10 +564,6 @@ export class Daemon {
     }
     for (const refusal of outcome.plan?.refusals ?? []) this.log.error({ revision }, this.redact(refusal));
   }
-}
-
-function mb(bytes: number): number {
-  return Math.round(bytes / 1024 / 1024);
 }
 
 function errorText(err: unknown): string {

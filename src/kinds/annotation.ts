@@ -14,6 +14,7 @@ export const annotation: KindModule = {
   description: 'A marker on charts (a deploy, an incident), keyed by type and title.',
   keyOf: (name, spec) => `${asString(spec.type) ?? ''}/${name}`,
   list: { style: 'plain', path: '/v2/annotations' },
+  read: (id) => ({ method: 'GET', path: `/v2/annotations/${encodeSegment(id)}` }),
   create: { method: 'POST', path: '/v2/annotations' },
   update: (id) => ({ method: 'PUT', path: `/v2/annotations/${encodeSegment(id)}` }),
   remove: (id) => ({ method: 'DELETE', path: `/v2/annotations/${encodeSegment(id)}` }),

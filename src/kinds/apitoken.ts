@@ -12,6 +12,7 @@ export const apiToken: KindModule = {
   description: 'An API token; its secret is written to the token output directory, never logged.',
   keyOf: (name) => name,
   list: { style: 'plain', path: '/v2/tokens' },
+  read: (id) => ({ method: 'GET', path: `/v2/tokens/${encodeSegment(id)}` }),
   create: { method: 'POST', path: '/v2/tokens' },
   // Tokens are immutable: a changed spec regenerates the token with the new spec. The old one stays
   // valid for a grace period, so the clients using it keep working until they have the new one

@@ -59,6 +59,7 @@ export const dashboard: KindModule = {
   description: 'A dashboard (charts and their layout), keyed by uid; its document may be a JSON file beside the resource.',
   keyOf: (name) => name,
   list: { style: 'paged', path: '/v2/dashboards', pageSize: 1000, query: {} },
+  read: (id) => ({ method: 'GET', path: `/v2/dashboards/uid/${encodeSegment(id)}` }),
   liveObjectFromListItem(item) {
     // A write answers {status, dashboard: <the listed shape>}; a list item is that shape itself.
     const inner = asJsonObject(item.dashboard);

@@ -31,6 +31,7 @@ export const dataset: KindModule = {
   description: 'A dataset: description, retention, kind and map fields. Its deletion takes its data and needs an opt-in.',
   keyOf: (name) => name,
   list: { style: 'plain', path: '/v2/datasets' },
+  read: (id) => ({ method: 'GET', path: path(id) }),
   create: { method: 'POST', path: '/v2/datasets' },
   update: (id) => ({ method: 'PUT', path: path(id) }),
   remove: (id) => ({ method: 'DELETE', path: path(id) }),

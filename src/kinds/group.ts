@@ -11,6 +11,7 @@ export const group: KindModule = {
   description: 'An RBAC group: users (by email) that hold roles (by name) through it.',
   keyOf: (name) => name,
   list: { style: 'plain', path: '/v2/rbac/groups' },
+  read: (id) => ({ method: 'GET', path: `/v2/rbac/groups/${encodeSegment(id)}` }),
   create: { method: 'POST', path: '/v2/rbac/groups' },
   update: (id) => ({ method: 'PUT', path: `/v2/rbac/groups/${encodeSegment(id)}` }),
   remove: (id) => ({ method: 'DELETE', path: `/v2/rbac/groups/${encodeSegment(id)}` }),

@@ -71,6 +71,7 @@ export const monitor: KindModule = {
   description: 'An alert definition: an APL query, a condition and the notifiers to call.',
   keyOf: (name) => name,
   list: { style: 'plain', path: '/v2/monitors' },
+  read: (id) => ({ method: 'GET', path: `/v2/monitors/${encodeSegment(id)}` }),
   create: { method: 'POST', path: '/v2/monitors' },
   update: (id) => ({ method: 'PUT', path: `/v2/monitors/${encodeSegment(id)}` }),
   remove: (id) => ({ method: 'DELETE', path: `/v2/monitors/${encodeSegment(id)}` }),

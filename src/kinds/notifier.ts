@@ -11,6 +11,7 @@ export const notifier: KindModule = {
   description: 'A notification channel (Slack, PagerDuty, email, webhooks, ...).',
   keyOf: (name) => name,
   list: { style: 'plain', path: '/v2/notifiers' },
+  read: (id) => ({ method: 'GET', path: `/v2/notifiers/${encodeSegment(id)}` }),
   create: { method: 'POST', path: '/v2/notifiers' },
   update: (id) => ({ method: 'PUT', path: `/v2/notifiers/${encodeSegment(id)}` }),
   remove: (id) => ({ method: 'DELETE', path: `/v2/notifiers/${encodeSegment(id)}` }),

@@ -9,6 +9,7 @@ export const org: KindModule = {
   description: 'An organization, by name: created when missing, never deleted.',
   keyOf: (name) => name,
   list: { style: 'plain', path: '/v2/orgs' },
+  read: (id) => ({ method: 'GET', path: `/v2/orgs/${encodeSegment(id)}` }),
   create: { method: 'POST', path: '/v2/orgs' },
   update: (id) => ({ method: 'PUT', path: `/v2/orgs/${encodeSegment(id)}` }),
   serverOwned: [

@@ -11,6 +11,7 @@ export const role: KindModule = {
   description: 'A custom role: capabilities and the users that hold it.',
   keyOf: (name) => name,
   list: { style: 'plain', path: '/v2/rbac/roles' },
+  read: (id) => ({ method: 'GET', path: `/v2/rbac/roles/${encodeSegment(id)}` }),
   create: { method: 'POST', path: '/v2/rbac/roles' },
   update: (id) => ({ method: 'PUT', path: `/v2/rbac/roles/${encodeSegment(id)}` }),
   remove: (id) => ({ method: 'DELETE', path: `/v2/rbac/roles/${encodeSegment(id)}` }),

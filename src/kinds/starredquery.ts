@@ -11,6 +11,7 @@ export const starredQuery: KindModule = {
   description: 'A saved APL query, owned by a user.',
   keyOf: (name, spec) => `${(asString(spec.owner) ?? '').toLowerCase()}/${name}`,
   list: { style: 'paged', path: '/v2/apl-starred-queries', pageSize: 1000, query: { who: 'all' } },
+  read: (id) => ({ method: 'GET', path: `/v2/apl-starred-queries/${encodeSegment(id)}` }),
   create: { method: 'POST', path: '/v2/apl-starred-queries' },
   update: (id) => ({ method: 'PUT', path: `/v2/apl-starred-queries/${encodeSegment(id)}` }),
   remove: (id) => ({ method: 'DELETE', path: `/v2/apl-starred-queries/${encodeSegment(id)}` }),

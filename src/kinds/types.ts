@@ -157,6 +157,12 @@ export interface KindModule {
    * per-dataset kinds. Throws (the reader names the request) when the item cannot be addressed.
    */
   liveObjectFromListItem?(item: JsonObject, dataset: string | undefined): { id: string; raw: JsonObject };
+  /**
+   * Reads one object of a whole-listed kind, answered as its list item is (the OpenAPI document
+   * gives both the same schema): the daemon reads back the few objects it wrote this way instead
+   * of listing their whole kind again (docs/incremental.md). Absent: the kind is listed again.
+   */
+  read?(id: string): HttpEndpoint;
   /** Absent when objects of this kind cannot be created through the API (DatasetField). */
   create?: HttpEndpoint;
   /** Update endpoint for an object id (and the object, for path parts such as the dataset). */

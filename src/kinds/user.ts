@@ -38,6 +38,7 @@ export const user: KindModule = {
   description: 'A member of the organization, keyed by email, with a built-in or custom role.',
   keyOf: (name) => name.toLowerCase(),
   list: { style: 'plain', path: '/v2/users' },
+  read: (id) => ({ method: 'GET', path: `/v2/users/${encodeSegment(id)}` }),
   create: { method: 'POST', path: '/v2/users' },
   // Only the role can be changed through the API; name changes are reported, not applied.
   update: (id) => ({ method: 'PUT', path: `/v2/users/${encodeSegment(id)}/role` }),

@@ -10,6 +10,7 @@ export const view: KindModule = {
   description: 'A view: a named APL query over datasets, queried like a dataset.',
   keyOf: (name) => name,
   list: { style: 'plain', path: '/v2/views' },
+  read: (id) => ({ method: 'GET', path: `/v2/views/${encodeSegment(id)}` }),
   liveObjectFromListItem(item) {
     // The OpenAPI View has no id, yet the paths are /views/{id}: a view is addressed by its name
     // unless the answer carries an id (docs/wire-contract.md).

@@ -1,17 +1,30 @@
 // The daemon's live read, kept between reconciles (docs/incremental.md): a reconcile that follows a
 // file edit reuses the lists of the last read while they are younger than maxAgeMs, and lists only
-// what it has not read yet; after its own writes the daemon lists the written kinds again (and
-// the kinds that refer to them), so the cache holds what a full read would find, objects that did
-// not change keeping their identity (the planner's memo is keyed by them).
+// what it has not read yet; after its own writes the daemon reads back the objects it wrote (or
+// lists their kinds again) and lists the kinds that refer to them, so the cache holds what a full
+// read would find, objects that did not change keeping their identity (the planner's memo is
+// keyed by them).
 import type { ApiClient } from '../api/types.js';
 import { jsonEqual } from '../core/json.js';
-import type { JsonObject, KindName, LiveObject, LiveState } from '../core/types.js';
+import type { KindName, LiveObject, LiveState } from '../core/types.js';
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
-import { listOneDataset, listWhole, readLive, type LiveStore } from './read.js';
+import { listOneDataset, listWhole, readLive, readOne, type LiveStore } from './read.js';
 import type { LiveScope } from './scope.js';
 
 /** How long the daemon reuses a live read for edits; its schedule (every 5 minutes by default) reads everything anyway. */
 export const DEFAULT_LIVE_REUSE_MS = 5 * 60_000;
+
+/**
+ * Up to this many objects of a kind written in one reconcile are read back one by one; more, and
+ * one list of the kind costs less than their requests.
+ */
+export const READ_BACK_LIMIT = 25;
+
+/** An object a reconcile wrote: its kind and its id after the write (absent when unknown). */
+export interface WrittenObject {
+  kind: KindName;
+  id?: string;
+}
 
 export interface LiveCacheOptions {
   /** How long lists may be reused; 0: every read lists everything. */
@@ -45,20 +58,27 @@ export class LiveCache {
   }
 
   /**
-   * Lists again, after writes to `written`, those kinds and the kinds whose objects refer to them
-   * (a reference is an id the server may rewrite). A list that fails forgets everything.
+   * Brings the cache up to date after `written` were written: a few objects of a kind that can be
+   * read one at a time are read back, other written kinds are listed again, and so are the kinds
+   * whose objects refer to a written kind (a reference is an id the server may rewrite). A request
+   * that fails forgets everything.
    */
-  async refresh(client: ApiClient, written: ReadonlySet<KindName>): Promise<void> {
+  async refresh(client: ApiClient, written: readonly WrittenObject[]): Promise<void> {
     const store = this.store;
-    if (!store || written.size === 0) return;
-    const kinds = KIND_NAMES.filter((kind) => written.has(kind) || KINDS[kind].references.some((r) => written.has(r.target)));
+    if (!store || written.length === 0) return;
+    const writtenKinds = new Set(written.map((w) => w.kind));
+    const refersToWritten = (kind: KindName): boolean => KINDS[kind].references.some((r) => writtenKinds.has(r.target));
+    const kinds = KIND_NAMES.filter((kind) => writtenKinds.has(kind) || refersToWritten(kind));
     // A write may add a dataset: the names are listed again when needed.
     delete store.datasetNames;
     try {
       await Promise.all(
         kinds.map(async (kind) => {
           const whole = store.whole.get(kind);
-          if (whole) store.whole.set(kind, keepIdentity(whole, await listWhole(client, kind)));
+          if (whole) {
+            const ids = refersToWritten(kind) ? undefined : readBackIds(kind, written);
+            store.whole.set(kind, ids ? await readBack(client, kind, whole, ids) : keepIdentity(whole, await listWhole(client, kind)));
+          }
           const perDataset = store.perDataset.get(kind);
           for (const [dataset, kept] of perDataset ?? []) {
             const fresh = await listOneDataset(client, kind, dataset);
@@ -73,16 +93,39 @@ export class LiveCache {
   }
 }
 
+/** The ids of `kind` to read back one by one; undefined when the kind is better listed again. */
+function readBackIds(kind: KindName, written: readonly WrittenObject[]): Set<string> | undefined {
+  if (KINDS[kind].read === undefined) return undefined;
+  const ids = new Set<string>();
+  for (const object of written) {
+    if (object.kind !== kind) continue;
+    if (object.id === undefined) return undefined;
+    ids.add(object.id);
+  }
+  return ids.size <= READ_BACK_LIMIT ? ids : undefined;
+}
+
+/**
+ * The list held before with the objects `ids` read again: in their place when they were there
+ * (kept as they were when unchanged), after the others when they are new (created).
+ */
+async function readBack(client: ApiClient, kind: KindName, before: readonly LiveObject[], ids: ReadonlySet<string>): Promise<LiveObject[]> {
+  const fresh = new Map((await Promise.all([...ids].map((id) => readOne(client, kind, id)))).map((object) => [object.id, object]));
+  const next = before.map((object) => {
+    const read = fresh.get(object.id);
+    if (read === undefined) return object;
+    fresh.delete(object.id);
+    return jsonEqual(object.raw, read.raw) ? object : read;
+  });
+  return [...next, ...fresh.values()];
+}
+
 /** The fresh list, with the objects it holds unchanged kept as the very objects held before. */
 function keepIdentity(before: readonly LiveObject[], fresh: readonly LiveObject[]): LiveObject[] {
   const byId = new Map(before.map((object) => [object.id, object]));
   return fresh.map((object) => {
     const old = byId.get(object.id);
-    return old !== undefined && sameRaw(old.raw, object.raw) ? old : object;
+    return old !== undefined && jsonEqual(old.raw, object.raw) ? old : object;
   });
 }
 
-/** Equal wire objects: the same text is the common case (the service answers keys in one order), checked first as it is cheap. */
-function sameRaw(a: JsonObject, b: JsonObject): boolean {
-  return JSON.stringify(a) === JSON.stringify(b) || jsonEqual(a, b);
-}

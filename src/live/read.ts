@@ -1,8 +1,10 @@
-// Reads live state through the list endpoints only: one call per kind (per page for paged kinds,
-// per dataset for dataset-scoped kinds), all concurrently; never a GET per object.
+// Reads live state through the list endpoints: one call per kind (per page for paged kinds, per
+// dataset for dataset-scoped kinds), all concurrently. Only the daemon reads single objects, the
+// few it has just written (readOne).
 import { ApiError } from '../api/errors.js';
 import type { ApiClient } from '../api/types.js';
 import { isJsonObject } from '../core/json.js';
+import { safeText } from '../core/safe-text.js';
 import { isWriterLeaseObject } from '../core/writer-lease-record.js';
 import type { JsonObject, JsonValue, KindName, LiveObject, LiveState } from '../core/types.js';
 import { encodeSegment } from '../kinds/common.js';
@@ -128,6 +130,20 @@ export async function listWhole(client: ApiClient, kind: KindName): Promise<Live
     offset += items.length;
   }
   return objects;
+}
+
+/**
+ * One object as its kind's list shows it (KindModule.read), read back after a write. An answer
+ * that is not that object (another id, not an object) is an error: the caller then lists again.
+ */
+export async function readOne(client: ApiClient, kind: KindName, id: string): Promise<LiveObject> {
+  const endpoint = KINDS[kind].read?.(id);
+  if (!endpoint) throw new Error(`${kind} objects cannot be read one at a time`);
+  const { body } = await client.request(endpoint);
+  if (!isJsonObject(body)) throw new Error(`${endpoint.method} ${endpoint.path}: expected a JSON object, got ${describe(body)}`);
+  const object = liveObject(kind, body, endpoint.path);
+  if (object.id !== id) throw new Error(`${endpoint.method} ${endpoint.path}: answered another ${kind}, ${safeText(object.id)}`);
+  return object;
 }
 
 async function listDatasets(

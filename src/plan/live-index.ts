@@ -19,9 +19,18 @@ export interface LiveEntry {
 export interface LiveIndex {
   /** kind -> natural key -> live objects with that key (more than one: ambiguous). */
   byKey: Map<KindName, Map<string, LiveEntry[]>>;
+  /** kind -> id -> the live object's entry (apply looks up what it writes here). */
+  byId: ByKind<LiveEntry>;
   /** Every live object, kinds in KIND_NAMES order, ids sorted within a kind. */
   entries: LiveEntry[];
   resolveId: ResolveId;
+}
+
+/** (kind, id) -> entry of every entry. */
+function byIdOf(entries: readonly LiveEntry[]): ByKind<LiveEntry> {
+  const byId = new ByKind<LiveEntry>();
+  for (const e of entries) byId.set(e.kind, e.object.id, e);
+  return byId;
 }
 
 /** (kind, id) -> natural key of every entry. */
@@ -68,28 +77,28 @@ function entriesWith(objects: [KindName, LiveObject][], resolveId: ResolveId, me
  * when no object asked for an id of a kind not read yet, those keys are final and one read is
  * enough (today's kinds always). Otherwise the objects are read again until their keys stop moving.
  */
-function readEntries(live: LiveState, memo?: PlanMemo): { entries: LiveEntry[]; resolveId: ResolveId } {
+function readEntries(live: LiveState, memo?: PlanMemo): { entries: LiveEntry[]; byId: ByKind<LiveEntry> } {
   const objects = liveObjectsInOrder(live);
   const read = new Set<KindName>();
   let early = false;
-  const firstKeys = new ByKind<string>();
+  const firstById = new ByKind<LiveEntry>();
   const firstEntries = objects.map(([kind, object]) => {
     read.add(kind);
     const entry = entryOf(
       kind,
       object,
       (target, id) => {
-        if (!read.has(target) || (target === kind && !firstKeys.has(target, id))) early = true;
-        return firstKeys.get(target, id);
+        if (!read.has(target) || (target === kind && !firstById.has(target, id))) early = true;
+        return firstById.get(target, id)?.key;
       },
       memo,
     );
-    firstKeys.set(kind, object.id, entry.key);
+    firstById.set(kind, object.id, entry);
     return entry;
   });
-  if (!early) return { entries: firstEntries, resolveId: (kind, id) => firstKeys.get(kind, id) };
+  if (!early) return { entries: firstEntries, byId: firstById };
 
-  let keys = firstKeys;
+  let keys = keysOf(firstEntries);
   let entries: LiveEntry[] = firstEntries;
   for (let pass = 1; pass <= KIND_NAMES.length + 1; pass++) {
     const current = keys;
@@ -97,19 +106,23 @@ function readEntries(live: LiveState, memo?: PlanMemo): { entries: LiveEntry[]; 
     keys = keysOf(entries);
     if (current.equals(keys)) break;
   }
-  const final = keys;
-  return { entries, resolveId: (kind, id) => final.get(kind, id) };
+  return { entries, byId: byIdOf(entries) };
+}
+
+function resolveIdIn(byId: ByKind<LiveEntry>): ResolveId {
+  return (kind, id) => byId.get(kind, id)?.key;
 }
 
 /** id -> natural key for every live object (for fromWire: ids in specs become names). */
 export function resolveIdFromLive(live: LiveState): ResolveId {
-  return readEntries(live).resolveId;
+  return resolveIdIn(readEntries(live).byId);
 }
 
 export function indexLive(live: LiveState, memo?: PlanMemo): LiveIndex {
   // Apply indexes the very live state the planner just indexed: the index is never changed once made.
   if (memo?.lastIndex?.live === live) return memo.lastIndex.index;
-  const { entries, resolveId } = readEntries(live, memo);
+  const { entries, byId } = readEntries(live, memo);
+  const resolveId = resolveIdIn(byId);
   const byKey = new Map<KindName, Map<string, LiveEntry[]>>();
   for (const entry of entries) {
     let perKind = byKey.get(entry.kind);
@@ -118,7 +131,7 @@ export function indexLive(live: LiveState, memo?: PlanMemo): LiveIndex {
     if (same) same.push(entry);
     else perKind.set(entry.key, [entry]);
   }
-  const index = { byKey, entries, resolveId };
+  const index = { byKey, byId, entries, resolveId };
   if (memo) memo.lastIndex = { live, index };
   return index;
 }
@@ -128,25 +141,19 @@ export function liveWithKey(index: LiveIndex, kind: KindName, key: string): Live
 }
 
 /**
- * The live objects by kind and id, each kind's map made when first asked: apply looks up the few
- * objects it writes, and should not index 10,000 others for it.
+ * The live objects by kind and id, as the plan's index holds them, and the objects apply read
+ * again in this run over them (a stale write re-read).
  */
 export class LiveById {
-  private readonly byKind = new Map<KindName, Map<string, LiveObject>>();
+  private readonly readAgain = new ByKind<LiveObject>();
 
-  constructor(private readonly live: LiveState) {}
-
-  private of(kind: KindName): Map<string, LiveObject> {
-    let map = this.byKind.get(kind);
-    if (!map) this.byKind.set(kind, (map = new Map((this.live.objects[kind] ?? []).map((object) => [object.id, object]))));
-    return map;
-  }
+  constructor(private readonly index: LiveIndex) {}
 
   get(kind: KindName, id: string): LiveObject | undefined {
-    return this.of(kind).get(id);
+    return this.readAgain.get(kind, id) ?? this.index.byId.get(kind, id)?.object;
   }
 
   set(kind: KindName, id: string, object: LiveObject): void {
-    this.of(kind).set(id, object);
+    this.readAgain.set(kind, id, object);
   }
 }

@@ -10,6 +10,7 @@ import {
   readHashKey,
   readWriterId,
   serializeInventory,
+  sameEntry,
   sortEntries,
   WRITER_ID_FILE,
 } from './inventory-file.js';
@@ -167,6 +168,8 @@ function createHandle(input: HandleInput): StateHandle {
   // Writes are serialized; records arriving while a write runs share the next one.
   let chain: Promise<void> = Promise.resolve();
   let queued: Promise<void> | undefined;
+  /** The last write of the file failed: what the entries say may not be on disk. */
+  let unwritten = false;
 
   function persist(): Promise<void> {
     if (queued) return queued;
@@ -176,7 +179,16 @@ function createHandle(input: HandleInput): StateHandle {
       .then(() => {
         queued = undefined;
         return writeFileAtomic(file, serializeInventory([...entries.values()]), 0o600);
-      });
+      })
+      .then(
+        () => {
+          unwritten = false;
+        },
+        (err: unknown) => {
+          unwritten = true;
+          throw err;
+        },
+      );
     queued = next;
     chain = next;
     return next;
@@ -217,6 +229,10 @@ function createHandle(input: HandleInput): StateHandle {
     },
     record(entry) {
       assertOpen();
+      // An update of an owned object records what is recorded already: the file (10,000 entries
+      // at scale) is not written again for it; the entry is on disk once the writes queued are.
+      const held = entries.get(entrySlot(entry));
+      if (held !== undefined && sameEntry(held, entry) && !unwritten) return chain;
       remove(entrySlot(entry));
       remove(ids.get(slot(entry.kind, entry.id)));
       const copy: InventoryEntry = { ...entry };

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isJsonObject } from '../core/json.js';
-import type { Inventory, InventoryEntry } from '../core/types.js';
+import { isJsonObject, jsonEqual } from '../core/json.js';
+import type { Inventory, InventoryEntry, JsonObject } from '../core/types.js';
 import { isKindName } from '../kinds/index.js';
 
 export const INVENTORY_FILE = 'inventory.json';
@@ -42,6 +42,11 @@ function canonicalEntry(entry: InventoryEntry): InventoryEntry {
   if (entry.pruneDisabled) out.pruneDisabled = true;
   if (entry.retiredUntil !== undefined) out.retiredUntil = entry.retiredUntil;
   return out;
+}
+
+/** The same record: what the file would say of the two is the same. */
+export function sameEntry(a: InventoryEntry, b: InventoryEntry): boolean {
+  return jsonEqual(canonicalEntry(a) as unknown as JsonObject, canonicalEntry(b) as unknown as JsonObject);
 }
 
 export function sortEntries(entries: readonly InventoryEntry[]): InventoryEntry[] {

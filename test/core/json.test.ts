@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   asJsonObject,
@@ -32,6 +33,31 @@ describe('JSON values', () => {
     expect(jsonEqual('', undefined)).toBe(false);
     expect(jsonEqual(null, null)).toBe(true);
     expect(canonicalJson({ b: 1, a: { d: 2, c: 3 } })).toBe('{"a":{"c":3,"d":2},"b":1}');
+  });
+
+  it('compares as canonicalJson does, without making the texts: members left undefined, key order, nesting, __proto__', () => {
+    expect(jsonEqual({ a: 1, b: undefined } as unknown as JsonObject, { a: 1 })).toBe(true);
+    expect(jsonEqual({ a: null }, {})).toBe(false);
+    expect(jsonEqual([undefined] as unknown as JsonObject, [null])).toBe(true);
+    expect(jsonEqual(JSON.parse('{"__proto__": {}}') as JsonObject, {})).toBe(false);
+    expect(jsonEqual({ a: [] }, { a: {} })).toBe(false);
+    expect(jsonEqual({ a: '1' }, { a: 1 })).toBe(false);
+    // Values that differ in a few places, or only in key order, drawn from the same pool so that equal pairs are common.
+    const leaf = fc.constantFrom<unknown>(null, undefined, 0, 1, '', '1', 'a', true, false);
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('a', 'b', '__proto__'), tie('node'), { maxKeys: 3 })),
+    })).node;
+    const reversed = (v: unknown): unknown =>
+      Array.isArray(v) ? v.map(reversed) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversed(x)])) : v;
+    fc.assert(
+      fc.property(value, value, fc.boolean(), (a, b, same) => {
+        const right = same ? reversed(a) : b;
+        const [x, y] = [a, right] as [JsonObject, JsonObject];
+        const expected = x === y || (x !== null && y !== null && typeof x === 'object' && typeof y === 'object' && canonicalJson(x) === canonicalJson(y));
+        expect(jsonEqual(x, y)).toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('treats null, empty text, empty lists and empty objects as nothing', () => {

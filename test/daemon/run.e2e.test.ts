@@ -30,13 +30,22 @@ describe('wsync run against the emulator', () => {
       'create Notifier/team-email',
     ]);
 
-    // Edit -> converged.
+    // Edit -> converged. The edit plans against the live read of the start, and the written
+    // monitor is read back by itself (not with a list of every monitor).
     let mark = d.mark;
+    await env.emulator.clearRequests();
     await writeFile(join(dir, 'monitors.yaml'), monitorYaml('checkout-errors', 42));
     const edited = await d.waitReconcile(mark, { trigger: 'change' });
-    expect(edited).toMatchObject({ result: 'applied', updated: 1, drift: 1 });
+    expect(edited).toMatchObject({ result: 'applied', updated: 1, drift: 1, live_reused: true });
     expect(typeof edited.duration_ms).toBe('number');
     expect(await monitorThreshold('checkout-errors')).toBe(42);
+    const monitorId = (await env.emulator.state()).monitors?.find((m) => m.name === 'checkout-errors')?.id;
+    const reads = (await env.emulator.requests()).filter((r) => r.method === 'GET' && r.path.startsWith('/v2/monitors'));
+    expect(reads.map((r) => r.path)).toEqual([`/v2/monitors/${String(monitorId)}`]);
+    // What was read back is what the files say: an edit the API does not see writes nothing.
+    mark = d.mark;
+    await writeFile(join(dir, 'monitors.yaml'), `# owned by the checkout team\n${monitorYaml('checkout-errors', 42)}`);
+    expect(await d.waitReconcile(mark, { trigger: 'change' })).toMatchObject({ updated: 0, drift: 0, live_reused: true });
 
     // Break -> nothing written, error logged naming the file, still serving, still ready.
     const writesBefore = (await env.emulator.writes()).length;

@@ -3,6 +3,7 @@ import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/types.js';
 import type { LiveState } from '../../src/core/types.js';
 import { LiveCache, readLive, type LiveScope } from '../../src/live/index.js';
+import { READ_BACK_LIMIT } from '../../src/live/live-cache.js';
 import { ADMIN_TOKEN, startTestEmulator, workspaceSeed, type TestEmulator } from '../api/emulator-helper.js';
 
 let emulator: TestEmulator;
@@ -76,18 +77,16 @@ describe('the live cache', () => {
     expect((await cache.read(client, SCOPE)).reused).toBe(false);
   });
 
-  it('after writes, lists the written kind and the kinds that refer to it again: what a full read finds, unchanged objects kept', async () => {
+  it('after writes, reads back the written objects and lists the kinds that refer to them: what a full read finds, unchanged objects kept', async () => {
     const cache = new LiveCache({ maxAgeMs: 60_000, clock: fakeClock().now });
     const before = (await cache.read(client, SCOPE)).live;
-    const created = await client.request({ method: 'POST', path: '/v2/notifiers', body: { name: 'pager', properties: { email: { emails: ['p@example.com'] } } } });
-    const vfield = await client.request({ method: 'POST', path: '/v2/vfields', body: { name: 'fast', expression: 'duration_ms < 10', dataset: 'checkout' } });
-    expect(created.status).toBeLessThan(300);
-    expect(vfield.status).toBeLessThan(300);
+    const created = await client.request<{ id: string }>({ method: 'POST', path: '/v2/notifiers', body: { name: 'pager', properties: { email: { emails: ['p@example.com'] } } } });
+    const vfield = await client.request<{ id: string }>({ method: 'POST', path: '/v2/vfields', body: { name: 'fast', expression: 'duration_ms < 10', dataset: 'checkout' } });
     await emulator.clearRequests();
 
-    await cache.refresh(client, new Set(['Notifier']));
+    await cache.refresh(client, [{ kind: 'Notifier', id: created.body.id }]);
     // Monitors refer to notifiers: listed again too; virtual fields are not.
-    expect((await emulator.requests()).map((r) => r.path).sort()).toEqual(['/v2/monitors', '/v2/notifiers']);
+    expect((await emulator.requests()).map((r) => r.path).sort()).toEqual(['/v2/monitors', `/v2/notifiers/${created.body.id}`]);
     const after = (await cache.read(client, SCOPE)).live;
     const full = await readLive(client, SCOPE);
     expect(after.objects.Notifier).toEqual(full.objects.Notifier);
@@ -96,7 +95,63 @@ describe('the live cache', () => {
     for (const object of before.objects.Notifier ?? []) expect(after.objects.Notifier).toContain(object);
     // Not written through wsync: the cache does not see the new virtual field until it lists again.
     expect(after.objects.VirtualField).toHaveLength((full.objects.VirtualField?.length ?? 0) - 1);
-    await cache.refresh(client, new Set(['VirtualField']));
+    // Virtual fields are listed per dataset, not read one by one.
+    await emulator.clearRequests();
+    await cache.refresh(client, [{ kind: 'VirtualField', id: vfield.body.id }]);
+    expect((await emulator.requests()).map((r) => r.path).sort()).toEqual(['/v2/vfields?dataset=checkout', '/v2/vfields?dataset=payments']);
     expect(seen((await cache.read(client, SCOPE)).live)).toEqual(seen(await readLive(client, SCOPE)));
+  });
+
+  it('reads back an updated and a created object with one GET each, nothing listed; the result is what a full read finds', async () => {
+    const notifierIds = (await readLive(client, SCOPE)).objects.Notifier?.map((o) => o.id) ?? [];
+    const monitor = (name: string, threshold: number) => ({
+      name,
+      type: 'Threshold',
+      aplQuery: "['checkout'] | summarize count()",
+      operator: 'Above',
+      threshold,
+      intervalMinutes: 5,
+      rangeMinutes: 5,
+      notifierIds,
+    });
+    const ids: string[] = [];
+    for (const name of ['latency', 'errors', 'saturation']) ids.push((await client.request<{ id: string }>({ method: 'POST', path: '/v2/monitors', body: monitor(name, 1) })).body.id);
+    const cache = new LiveCache({ maxAgeMs: 60_000, clock: fakeClock().now });
+    const before = (await cache.read(client, SCOPE)).live;
+
+    await client.request({ method: 'PUT', path: `/v2/monitors/${ids[1]}`, body: monitor('errors', 2) });
+    const created = await client.request<{ id: string }>({ method: 'POST', path: '/v2/monitors', body: monitor('traffic', 3) });
+    await emulator.clearRequests();
+    await cache.refresh(client, [
+      { kind: 'Monitor', id: ids[1] },
+      { kind: 'Monitor', id: created.body.id },
+    ]);
+    expect((await emulator.requests()).map((r) => `${r.method} ${r.path}`).sort()).toEqual([`GET /v2/monitors/${created.body.id}`, `GET /v2/monitors/${ids[1]}`].sort());
+
+    const after = (await cache.read(client, SCOPE)).live;
+    expect(seen(after)).toEqual(seen(await readLive(client, SCOPE)));
+    const byId = new Map(after.objects.Monitor?.map((o) => [o.id, o]));
+    expect(byId.get(ids[0]!)).toBe(before.objects.Monitor?.find((o) => o.id === ids[0]));
+    expect(byId.get(ids[1]!)?.raw.threshold).toBe(2);
+    expect(byId.get(created.body.id)?.raw.name).toBe('traffic');
+    for (const id of [...ids, created.body.id]) await client.request({ method: 'DELETE', path: `/v2/monitors/${id}` });
+  });
+
+  it(`lists the kind instead when more than ${READ_BACK_LIMIT} of its objects were written, or one without a known id`, async () => {
+    const cache = new LiveCache({ maxAgeMs: 60_000, clock: fakeClock().now });
+    const notifiers = (await cache.read(client, SCOPE)).live.objects.Notifier ?? [];
+    const many = Array.from({ length: READ_BACK_LIMIT + 1 }, (_, i) => ({ kind: 'Notifier' as const, id: notifiers[i % notifiers.length]!.id + String(i) }));
+    for (const written of [many, [{ kind: 'Notifier' as const }]]) {
+      await emulator.clearRequests();
+      await cache.refresh(client, written);
+      expect((await emulator.requests()).map((r) => r.path).sort()).toEqual(['/v2/monitors', '/v2/notifiers']);
+    }
+  });
+
+  it('forgets everything when an object it reads back is gone (deleted by someone right after the write)', async () => {
+    const cache = new LiveCache({ maxAgeMs: 60_000, clock: fakeClock().now });
+    await cache.read(client, SCOPE);
+    await expect(cache.refresh(client, [{ kind: 'Monitor', id: 'mon_0000000000000000' }])).rejects.toMatchObject({ status: 404 });
+    expect((await cache.read(client, SCOPE)).reused).toBe(false);
   });
 });

@@ -106,6 +106,26 @@ describe('openState', () => {
     expect((await readInventoryFile(dir)).entries).toEqual([{ kind: 'ApiToken', key: 'ci', id: 'tok_new' }]);
   });
 
+  it('does not write the file again for a record it holds already (an update of an owned object); any change writes it', async () => {
+    const state = await openState(dir, { lock: true });
+    const file = join(dir, 'inventory.json');
+    const entry: InventoryEntry = { kind: 'Notifier', key: 'pager', id: 'notify_1', secretHashes: { '/properties/a': 'h1', '/properties/b': 'h2' } };
+    await state.record(entry);
+    // Every write of the file is a new file renamed over it: a new inode.
+    const written = (await stat(file)).ino;
+    const sorted = state.inventory.entries;
+    await state.record({ ...entry, secretHashes: { '/properties/b': 'h2', '/properties/a': 'h1' } });
+    expect((await stat(file)).ino).toBe(written);
+    expect(state.inventory.entries).toBe(sorted);
+    for (const changed of [{ ...entry, secretHashes: { '/properties/a': 'h1' } }, { ...entry, pruneDisabled: true as const }, { ...entry, id: 'notify_2' }]) {
+      const before = (await stat(file)).ino;
+      await state.record(changed);
+      expect((await stat(file)).ino).not.toBe(before);
+      expect((await readInventoryFile(dir)).entries).toEqual([changed]);
+    }
+    await state.close();
+  });
+
   it('keeps a retired entry beside the current one of its key, reads it back, and lets it become current again', async () => {
     const state = await openState(dir, { lock: true });
     await state.record({ kind: 'ApiToken', key: 'ci', id: 'tok_old' });
