@@ -4,7 +4,7 @@ import { compareText } from '../core/json.js';
 import { type JsonObject, type KindName, type LiveObject, type LiveState } from '../core/types.js';
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import type { ResolveId } from '../kinds/types.js';
-import type { PlanMemo } from './plan-memo.js';
+import type { MemoizedEntry, PlanMemo } from './plan-memo.js';
 
 export interface LiveEntry {
   kind: KindName;
@@ -49,10 +49,15 @@ function liveObjectsInOrder(live: LiveState): [KindName, LiveObject][] {
   return out;
 }
 
+function sameLookups(lookups: MemoizedEntry['lookups'], resolveId: ResolveId): boolean {
+  for (const [kind, id, key] of lookups) if (resolveId(kind, id) !== key) return false;
+  return true;
+}
+
 function entryOf(kind: KindName, object: LiveObject, resolveId: ResolveId, memo: PlanMemo | undefined): LiveEntry {
   const known = memo?.entries.get(object);
   // The same object read with the same answers to its id lookups reads the same.
-  if (known && known.lookups.every(([k, id, key]) => resolveId(k, id) === key)) return known.entry;
+  if (known && sameLookups(known.lookups, resolveId)) return known.entry;
   const lookups: [KindName, string, string | undefined][] = [];
   const recording: ResolveId = (k, id) => {
     const key = resolveId(k, id);
@@ -136,8 +141,10 @@ export function indexLive(live: LiveState, memo?: PlanMemo): LiveIndex {
   return index;
 }
 
-export function liveWithKey(index: LiveIndex, kind: KindName, key: string): LiveEntry[] {
-  return index.byKey.get(kind)?.get(key) ?? [];
+const NO_ENTRIES: readonly LiveEntry[] = Object.freeze([]);
+
+export function liveWithKey(index: LiveIndex, kind: KindName, key: string): readonly LiveEntry[] {
+  return index.byKey.get(kind)?.get(key) ?? NO_ENTRIES;
 }
 
 /**

@@ -10,8 +10,11 @@ export interface Ordered {
   removal: boolean;
 }
 
+/** A kind's place in KIND_NAMES: the sort compares some 130,000 pairs at 10,000 changes. */
+const KIND_RANK = new Map(KIND_NAMES.map((kind, i) => [kind, i]));
+const kindIndex = (c: Change): number => KIND_RANK.get(c.kind) ?? -1;
+
 export function orderChanges(items: readonly Ordered[]): Change[] {
-  const kindIndex = (c: Change): number => KIND_NAMES.indexOf(c.kind);
   return [...items]
     .sort((a, b) => {
       if (a.removal !== b.removal) return a.removal ? 1 : -1;

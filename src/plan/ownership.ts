@@ -2,6 +2,7 @@
 import type { Change, Inventory, InventoryEntry, KindName, Policy } from '../core/types.js';
 import { KINDS } from '../kinds/index.js';
 import type { KindModule } from '../kinds/types.js';
+import type { PlanMemo } from './plan-memo.js';
 
 export class Ownership {
   /** Kind, then id: no key string is built per lookup (the planner asks for every live object). */
@@ -19,6 +20,14 @@ export class Ownership {
   entryFor(kind: KindName, id: string): InventoryEntry | undefined {
     return this.byKind.get(kind)?.get(id);
   }
+}
+
+/** The ownership of `inventory`, the memo's when its entries are the very ones of the last plan. */
+export function ownershipOf(inventory: Inventory, memo: PlanMemo | undefined): Ownership {
+  if (memo?.lastOwnership?.entries === inventory.entries) return memo.lastOwnership.ownership;
+  const ownership = new Ownership(inventory);
+  if (memo) memo.lastOwnership = { entries: inventory.entries, ownership };
+  return ownership;
 }
 
 /** Why an undeclared live object is deleted, or undefined when it is left alone. */

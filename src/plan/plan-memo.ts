@@ -6,6 +6,7 @@
 import { jsonEqual } from '../core/json.js';
 import type { Change, DesiredResource, Diagnostic, InventoryEntry, KindName, LiveObject, LiveState, Policy } from '../core/types.js';
 import type { LiveEntry, LiveIndex } from './live-index.js';
+import type { Ownership } from './ownership.js';
 
 /** A live object seen through its kind module, and the id lookups the reading made. */
 export interface MemoizedEntry {
@@ -32,6 +33,8 @@ export class PlanMemo {
   readonly changes = new WeakMap<DesiredResource, MemoizedChange>();
   /** The last live state indexed, and its index (the planner's, reused by apply). */
   lastIndex: { live: LiveState; index: LiveIndex } | undefined;
+  /** The ownership of the last inventory's entries: the state hands out the same array until an entry changes. */
+  lastOwnership: { entries: readonly InventoryEntry[]; ownership: Ownership } | undefined;
 }
 
 /** The inventory hands out fresh copies of its entries: compared by what they hold. */
@@ -48,7 +51,12 @@ export function sameChangeInputs(memo: MemoizedChange, now: Omit<MemoizedChange,
     memo.policy === now.policy &&
     memo.hashKey === now.hashKey &&
     memo.secrets === now.secrets &&
-    memo.matches.length === now.matches.length &&
-    memo.matches.every((entry, i) => entry === now.matches[i])
+    sameEntries(memo.matches, now.matches)
   );
+}
+
+function sameEntries(a: readonly LiveEntry[], b: readonly LiveEntry[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -31,7 +31,7 @@ import { compareSpecs } from './compare.js';
 import { fingerprintInputs, specPointer } from './fingerprint.js';
 import { indexLive, liveWithKey, type LiveEntry, type LiveIndex } from './live-index.js';
 import { orderChanges, type Ordered } from './ordering.js';
-import { applySafetyRules, missingDeletionOptIn, Ownership, pruneReason } from './ownership.js';
+import { applySafetyRules, missingDeletionOptIn, ownershipOf, pruneReason, type Ownership } from './ownership.js';
 import { sameChangeInputs, type PlanMemo } from './plan-memo.js';
 import { checkReferences, nameIndexFrom } from './references.js';
 import { isSelected, unmatchedSelection, type Selection } from './selection.js';
@@ -107,24 +107,30 @@ function listedState(resource: DesiredResource, live: LiveState): string {
   return (live.listedDatasets[resource.kind] ?? []).includes(dataset) ? 'listed' : 'dataset not listed';
 }
 
+/** Whether the issued secret of the resource is held and pending: planDeclared asks only for kinds that have one. */
+function issuedSecretState(resource: DesiredResource, ctx: Context): string {
+  if (KINDS[resource.kind].issuedSecret === undefined) return '';
+  const ref = changeRef(resource.kind, resource.key);
+  return `${ctx.heldSecrets?.has(ref) ?? '-'} ${ctx.pendingSecrets?.has(ref) ?? '-'}`;
+}
+
 /** planDeclared, or its result for the same inputs from the memo. The memo's copy is never handed out: changes are amended later. */
 function planDeclaredOnce(resource: DesiredResource, ctx: Context, memo: PlanMemo | undefined): Change {
   // A kind the workspace cannot list reports its add-on once per plan, whichever resource comes first.
   if (!memo || ctx.live.unavailable?.[resource.kind] !== undefined) return planDeclared(resource, ctx);
   const matches = liveWithKey(ctx.liveIndex, resource.kind, resource.key);
   const [first] = matches;
-  const ref = changeRef(resource.kind, resource.key);
   const inputs = {
     matches,
     owner: first && matches.length === 1 ? ctx.ownership.entryFor(resource.kind, first.object.id) : undefined,
     listed: listedState(resource, ctx.live),
     policy: ctx.policy,
     hashKey: ctx.inventory.hashKey,
-    secrets: `${ctx.heldSecrets?.has(ref) ?? '-'} ${ctx.pendingSecrets?.has(ref) ?? '-'}`,
+    secrets: issuedSecretState(resource, ctx),
   };
   const known = memo.changes.get(resource);
   if (known && sameChangeInputs(known, inputs)) {
-    ctx.diagnostics.push(...known.diagnostics);
+    if (known.diagnostics.length > 0) ctx.diagnostics.push(...known.diagnostics);
     return { ...known.change };
   }
   const before = ctx.diagnostics.length;
@@ -416,7 +422,7 @@ export function planChanges(desired: Desired, allLive: LiveState, inventory: Inv
   const { memo, measure = (_phase, work) => work() } = context;
   const { live, retired } = withoutRetired(allLive, inventory);
   const liveIndex = indexLive(live, memo);
-  const ownership = new Ownership(inventoryWithBase(inventory, context.removals, liveIndex));
+  const ownership = ownershipOf(inventoryWithBase(inventory, context.removals, liveIndex), memo);
   const ctx: Context = {
     ...context,
     live,

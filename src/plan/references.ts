@@ -2,7 +2,7 @@
 // resolved against the declared resources and the unambiguous live objects of the target kind.
 import { changeRef, type Change, type Desired, type DesiredResource, type Diagnostic, type JsonObject, type KindName, type LiveState } from '../core/types.js';
 import { UnresolvedReferenceError } from '../kinds/common.js';
-import { KINDS } from '../kinds/index.js';
+import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import { ByKind } from '../core/by-kind.js';
 import { toPointer } from '../core/json-paths.js';
 import { isBuiltinName, referenceNames } from '../kinds/reference-names.js';
@@ -64,10 +64,14 @@ export class NameIndex {
   }
 }
 
+/** The kinds some reference names: nothing asks the name index for another kind (a monitor by name). */
+const REFERENCED_KINDS: ReadonlySet<KindName> = new Set(KIND_NAMES.flatMap((kind) => KINDS[kind].references.map((r) => r.target)));
+
 export function nameIndexFrom(desired: Desired, live: LiveIndex): NameIndex {
   const index = new NameIndex();
-  for (const resource of desired.resources) index.declare(resource.kind, resource.key);
+  for (const resource of desired.resources) if (REFERENCED_KINDS.has(resource.kind)) index.declare(resource.kind, resource.key);
   for (const [kind, perKey] of live.byKey) {
+    if (!REFERENCED_KINDS.has(kind)) continue;
     for (const [key, entries] of perKey) {
       const [only] = entries;
       if (entries.length === 1 && only) index.set(kind, key, only.object.id);
