@@ -33,7 +33,11 @@ LABEL org.opencontainers.image.title="wsync" \
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends tini \
  && rm -rf /var/lib/apt/lists/*
+# MALLOC_ARENA_MAX: glibc gives every thread that allocates (libuv's pool, V8's helpers) an arena
+# of its own, which keeps freed memory; two arenas took the daemon's peak at 10,000 resources from
+# 195 to 183 MB (Node 22, bench/daemon.mjs).
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     WSYNC_LISTEN=0.0.0.0:9464 \
     WSYNC_STATE_DIR=/var/lib/wsync
 WORKDIR /app

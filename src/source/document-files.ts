@@ -142,6 +142,14 @@ function load(loading: Loading, source: DocumentFileSource, budget: { left: numb
  * references to it are not "undeclared") and the reasons are added to its diagnostics. Returns the
  * bytes read.
  */
+/** Whether a document of the file names a document file (loadDocumentFiles has something to do, and changes the result). */
+export function namesDocumentFiles(result: FileResult): boolean {
+  return result.documents.some((entry) => {
+    const file = entry.resource ? KINDS[entry.resource.kind].documentFile : undefined;
+    return file !== undefined && typeof entry.resource?.spec[file.pathField] === 'string';
+  });
+}
+
 export function loadDocumentFiles(result: FileResult, resourceFile: string, source: DocumentFileSource, budget: number): number {
   const left = { left: budget };
   for (const entry of result.documents) {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, isAbsolute } from 'node:path';
 import { safeText } from '../core/safe-text.js';
+import type { FileStamp } from './file-cache.js';
 import { MAX_FILE_BYTES } from './limits.js';
 import { decodeUtf8, invalidUtf8Message } from './utf8.js';
 
@@ -105,6 +106,23 @@ export function listYamlFiles(root: string): Listing {
   }
   visit(root, '');
   return { files: files.sort((a, b) => byName(a.path, b.path)), problems };
+}
+
+/**
+ * The file's stamp (device, inode, size, modification and change times to the nanosecond) and its
+ * size, from one stat; undefined when it cannot be had (the read then says why).
+ */
+export function stampOf(file: ListedFile): (FileStamp & { bytes: number }) | undefined {
+  try {
+    const info = statSync(file.absolute, { bigint: true });
+    return {
+      stamp: `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`,
+      changedMs: Number(info.ctimeMs),
+      bytes: Number(info.size),
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 export type FileText =

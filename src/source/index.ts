@@ -2,8 +2,8 @@ import { lstat, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { sortDiagnostics } from '../core/diagnostics.js';
 import type { Desired, DesiredResource, Diagnostic, KindName, SourceLocation } from '../core/types.js';
-import { loadDocumentFiles, textDocumentFiles, treeDocumentFiles, type DocumentFileSource } from './document-files.js';
-import { listYamlFiles, readText, type ListedFile, type ListingProblem } from './files.js';
+import { loadDocumentFiles, namesDocumentFiles, textDocumentFiles, treeDocumentFiles, type DocumentFileSource } from './document-files.js';
+import { listYamlFiles, readText, stampOf, type ListedFile, type ListingProblem } from './files.js';
 import { createSecretSources, type SecretSources } from './interpolate.js';
 import type { Measure } from '../core/phase-times.js';
 import type { FileCache } from './file-cache.js';
@@ -139,19 +139,27 @@ async function readFiles(
   // were both measured slower on a busy two-core machine. A long read still lets the event loop
   // breathe now and then, for a daemon answering health checks meanwhile.
   for (const { file, sources } of files) {
-    const content = measure('read', () => readText(file, bytesLeft));
-    if ('overLimit' in content) {
-      results.push(overLimit(file.path, `the files hold more than ${sizeText(limits.maxBytes)} in total`, 'WSYNC_MAX_INPUT_BYTES', '--max-input-bytes'));
-      break;
+    const stamp = cache ? measure('read', () => stampOf(file)) : undefined;
+    const unread = stamp && stamp.bytes <= bytesLeft ? cache?.resultByStamp(file.path, stamp) : undefined;
+    let processed: FileResult;
+    if (unread && stamp) {
+      bytesLeft -= stamp.bytes;
+      processed = unread;
+    } else {
+      const content = measure('read', () => readText(file, bytesLeft));
+      if ('overLimit' in content) {
+        results.push(overLimit(file.path, `the files hold more than ${sizeText(limits.maxBytes)} in total`, 'WSYNC_MAX_INPUT_BYTES', '--max-input-bytes'));
+        break;
+      }
+      if ('bytes' in content) bytesLeft -= content.bytes;
+      processed =
+        cache && 'text' in content
+          ? cache.resultFor(file.path, content.text, () => processFile(file, content, sources, measure), stamp)
+          : processFile(file, content, sources, measure);
     }
-    if ('bytes' in content) bytesLeft -= content.bytes;
-    const processed =
-      cache && 'text' in content
-        ? cache.resultFor(file.path, content.text, () => processFile(file, content, sources, measure))
-        : processFile(file, content, sources, measure);
     // The cache holds what the YAML text yields; the document files it names (a dashboard's JSON)
     // are read at every pass, into a copy, so an edit of the JSON alone is seen.
-    const result = cache ? { diagnostics: [...processed.diagnostics], documents: processed.documents.map((d) => ({ ...d })) } : processed;
+    const result = cache && namesDocumentFiles(processed) ? { diagnostics: [...processed.diagnostics], documents: processed.documents.map((d) => ({ ...d })) } : processed;
     bytesLeft -= loadDocumentFiles(result, file.path, documents, bytesLeft);
     results.push(result);
     resources += result.documents.filter((doc) => !doc.skipped).length;
