@@ -422,8 +422,9 @@ export class Daemon {
 
   /**
    * After its own writes the live cache reads the written objects back (or lists their kinds
-   * again), so that the next edit plans against what a full read would find; anything less certain (a failed or stopped apply, a
-   * delete, which the server may cascade) forgets the cache instead.
+   * again), so that the next edit plans against what a full read would find; anything less
+   * certain (a failed or stopped apply, a delete, which the server may cascade) forgets the cache
+   * instead.
    */
   private async keepLiveCurrent(outcome: ReconcileOutcome): Promise<void> {
     const cache = this.incremental.live;
