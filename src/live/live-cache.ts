@@ -115,7 +115,7 @@ async function readBack(client: ApiClient, kind: KindName, before: readonly Live
     const read = fresh.get(object.id);
     if (read === undefined) return object;
     fresh.delete(object.id);
-    return jsonEqual(object.raw, read.raw) ? object : read;
+    return unlessUnchanged(read, object);
   });
   return [...next, ...fresh.values()];
 }
@@ -123,9 +123,11 @@ async function readBack(client: ApiClient, kind: KindName, before: readonly Live
 /** The fresh list, with the objects it holds unchanged kept as the very objects held before. */
 function keepIdentity(before: readonly LiveObject[], fresh: readonly LiveObject[]): LiveObject[] {
   const byId = new Map(before.map((object) => [object.id, object]));
-  return fresh.map((object) => {
-    const old = byId.get(object.id);
-    return old !== undefined && jsonEqual(old.raw, object.raw) ? old : object;
-  });
+  return fresh.map((object) => unlessUnchanged(object, byId.get(object.id)));
+}
+
+/** The object held before when the fresh one says the same (the planner's memo is keyed by it), else the fresh one. */
+function unlessUnchanged(fresh: LiveObject, held: LiveObject | undefined): LiveObject {
+  return held !== undefined && jsonEqual(held.raw, fresh.raw) ? held : fresh;
 }
 

@@ -26,18 +26,11 @@ export interface LiveIndex {
   resolveId: ResolveId;
 }
 
-/** (kind, id) -> entry of every entry. */
-function byIdOf(entries: readonly LiveEntry[]): ByKind<LiveEntry> {
-  const byId = new ByKind<LiveEntry>();
-  for (const e of entries) byId.set(e.kind, e.object.id, e);
+/** (kind, id) -> what `value` takes of each entry (the entry itself, its natural key). */
+function byIdOf<V>(entries: readonly LiveEntry[], value: (entry: LiveEntry) => V): ByKind<V> {
+  const byId = new ByKind<V>();
+  for (const e of entries) byId.set(e.kind, e.object.id, value(e));
   return byId;
-}
-
-/** (kind, id) -> natural key of every entry. */
-function keysOf(entries: readonly LiveEntry[]): ByKind<string> {
-  const keys = new ByKind<string>();
-  for (const e of entries) keys.set(e.kind, e.object.id, e.key);
-  return keys;
 }
 
 function liveObjectsInOrder(live: LiveState): [KindName, LiveObject][] {
@@ -103,15 +96,15 @@ function readEntries(live: LiveState, memo?: PlanMemo): { entries: LiveEntry[]; 
   });
   if (!early) return { entries: firstEntries, byId: firstById };
 
-  let keys = keysOf(firstEntries);
+  let keys = byIdOf(firstEntries, (e) => e.key);
   let entries: LiveEntry[] = firstEntries;
   for (let pass = 1; pass <= KIND_NAMES.length + 1; pass++) {
     const current = keys;
     entries = entriesWith(objects, (kind, id) => current.get(kind, id), memo);
-    keys = keysOf(entries);
+    keys = byIdOf(entries, (e) => e.key);
     if (current.equals(keys)) break;
   }
-  return { entries, byId: byIdOf(entries) };
+  return { entries, byId: byIdOf(entries, (e) => e) };
 }
 
 function resolveIdIn(byId: ByKind<LiveEntry>): ResolveId {

@@ -136,27 +136,31 @@ function load(loading: Loading, source: DocumentFileSource, budget: { left: numb
   return failed ? undefined : spec;
 }
 
+/** The document file a resource of the file names, with the kind's rule for it; undefined when it names none. */
+function namedDocumentFile(entry: DocumentResult): { resource: DesiredResource; file: DocumentFile; written: string } | undefined {
+  const resource = entry.resource;
+  const file = resource ? KINDS[resource.kind].documentFile : undefined;
+  const written = file ? resource?.spec[file.pathField] : undefined;
+  return resource && file && typeof written === 'string' ? { resource, file, written } : undefined;
+}
+
+/** Whether a document of the file names a document file (loadDocumentFiles has something to do, and changes the result). */
+export function namesDocumentFiles(result: FileResult): boolean {
+  return result.documents.some((entry) => namedDocumentFile(entry) !== undefined);
+}
+
 /**
  * Puts the documents that resources of `result` name (KindModule.documentFile) into their specs.
  * A resource whose document cannot be had is dropped from the result (its declaration stays, so
  * references to it are not "undeclared") and the reasons are added to its diagnostics. Returns the
  * bytes read.
  */
-/** Whether a document of the file names a document file (loadDocumentFiles has something to do, and changes the result). */
-export function namesDocumentFiles(result: FileResult): boolean {
-  return result.documents.some((entry) => {
-    const file = entry.resource ? KINDS[entry.resource.kind].documentFile : undefined;
-    return file !== undefined && typeof entry.resource?.spec[file.pathField] === 'string';
-  });
-}
-
 export function loadDocumentFiles(result: FileResult, resourceFile: string, source: DocumentFileSource, budget: number): number {
   const left = { left: budget };
   for (const entry of result.documents) {
-    const resource = entry.resource;
-    const file = resource ? KINDS[resource.kind].documentFile : undefined;
-    const written = file ? resource?.spec[file.pathField] : undefined;
-    if (!resource || !file || typeof written !== 'string') continue;
+    const named = namedDocumentFile(entry);
+    if (!named) continue;
+    const { resource, file, written } = named;
     const loading: Loading = { entry: { ...entry, resource }, file, written, resourceFile, diagnostics: [] };
     const spec = load(loading, source, left);
     result.diagnostics.push(...loading.diagnostics);
