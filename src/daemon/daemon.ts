@@ -407,9 +407,11 @@ export class Daemon {
         writerLease: this.lease ?? undefined,
         onChange: (event) => this.onChange(event, snap.revision),
         incremental: this.incremental,
+        confirmSource: () => this.linkMoved(snap),
       });
       this.secretValues = outcome.desired.secretValues;
       record.result = outcome.status;
+      if (outcome.superseded !== undefined) record.message = outcome.superseded;
       await this.keepLiveCurrent(outcome);
     } catch (err) {
       this.incremental.live.invalidate();
@@ -418,6 +420,24 @@ export class Daemon {
       if (err instanceof WriterLeaseError) record.result = 'refused';
     }
     return this.finish(record, startedMs, outcome);
+  }
+
+  /**
+   * git-sync removes the old worktree as soon as the link names the new one: files read from a
+   * worktree the link has left may be a part of it (docs/deploy.md). Resolved again once the files
+   * are read; any move drops the reconcile, and the new revision is reconciled next.
+   */
+  private async linkMoved(read: Snapshot): Promise<string | undefined> {
+    let now: Snapshot | null;
+    try {
+      now = await resolveSnapshot(this.config.dir);
+    } catch (err) {
+      return `${this.config.dir} could not be resolved again after the read (${this.redact(errorText(err))}): nothing written`;
+    }
+    if (now !== null && now.target === read.target) return undefined;
+    this.scheduler.request('revision');
+    const to = now === null ? 'nothing' : (now.revision ?? now.target);
+    return `the link moved from ${read.revision ?? read.target} to ${to} while the files were read: nothing written from them, the new revision is read next`;
   }
 
   /**
@@ -537,8 +557,9 @@ export class Daemon {
       suspended: record.suspended,
     };
     if (ok) this.log.info(summary, 'reconcile');
-    else if (record.result === 'missing' || record.result === 'stopped') this.log.warn(summary, 'reconcile');
+    else if (record.result === 'missing' || record.result === 'stopped' || record.result === 'superseded') this.log.warn(summary, 'reconcile');
     else this.log.error(summary, 'reconcile');
+    if (record.result === 'superseded') return 'skipped';
     return ok ? 'success' : 'failure';
   }
 

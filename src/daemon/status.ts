@@ -10,6 +10,8 @@ export type ReconcileResult =
   | 'unappliable'
   | 'refused'
   | 'stopped'
+  /** The link moved while the files were read: nothing written, the new revision is reconciled next. */
+  | 'superseded'
   /** DIR (or the link's target) does not exist yet: nothing read, nothing written. */
   | 'missing'
   /** An exception: the API unreachable, the state locked, a bug. */

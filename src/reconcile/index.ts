@@ -30,6 +30,12 @@ export interface ReconcileInput {
   tokenOutputDir?: string;
   signal?: AbortSignal;
   onChange?: (event: ApplyEvent) => void;
+  /**
+   * Called once the files are read, before the API is read or written: a text returned (why the
+   * files read are no longer the tree, say a git-sync link that moved meanwhile) ends the reconcile
+   * as 'superseded', nothing written.
+   */
+  confirmSource?: () => Promise<string | undefined>;
   /** Called once the plan exists, before any write (the CLI prints it). */
   onPlan?: (plan: Plan, desired: Desired) => void;
   /**
@@ -57,6 +63,8 @@ export interface ReconcileInput {
 export type ReconcileStatus =
   /** The files do not validate: nothing was read from the API, nothing written. */
   | 'invalid'
+  /** The files read are no longer the tree (`confirmSource`): nothing was read from the API, nothing written. */
+  | 'superseded'
   /** The plan has errors (unresolved references, refused adoption, missing datasets): nothing written. */
   | 'unappliable'
   /** The plan breaks a safety rule (delete budget, empty desired set, refused adoption): nothing written. */
@@ -78,6 +86,8 @@ export interface ReconcileOutcome {
   result?: ApplyResult;
   /** Diagnostics of the files and of the plan, errors first. */
   diagnostics: Diagnostic[];
+  /** Why the reconcile was superseded. */
+  superseded?: string;
   liveRequests: number;
   /** Lists of an earlier read served the live state (the daemon's live cache). */
   liveReused: boolean;
@@ -100,6 +110,11 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
     cache: incremental?.files,
     measure: phases.measure,
   });
+  // Checked whatever the files gave: a tree removed half-way through its read often reads as errors.
+  const superseded = await input.confirmSource?.();
+  if (superseded !== undefined) {
+    return { status: 'superseded', superseded, desired, diagnostics: [], liveRequests: 0, liveReused: false, phases };
+  }
   if (hasErrors(desired.diagnostics)) {
     return { status: 'invalid', desired, diagnostics: desired.diagnostics, liveRequests: 0, liveReused: false, phases };
   }

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, isAbsolute } from 'node:path';
 import { safeText } from '../core/safe-text.js';
 import type { FileStamp } from './file-cache.js';
@@ -33,6 +33,22 @@ function isInside(root: string, path: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
+function errorCode(err: unknown): string {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' ? code : 'an error';
+}
+
+/**
+ * A folder or link listed a moment ago and gone now (git-sync removing an old worktree while it is
+ * read): the listing is not the tree, so it is an error and nothing is written from it.
+ */
+function vanished(path: string, what: string, err: unknown): ListingProblem {
+  return {
+    path,
+    message: `${what} disappeared or could not be read while the tree was listed (${errorCode(err)}): the files read are not the whole tree, nothing is written from them`,
+  };
+}
+
 function linkText(path: string): string {
   try {
     return ` (to ${safeText(readlinkSync(path))})`;
@@ -45,7 +61,10 @@ function linkText(path: string): string {
  * Every *.yaml / *.yml under `root`, sorted by relative path. Skips dot-folders and node_modules.
  * `root` itself may be a symbolic link (git-sync's). Links inside the tree are followed, each real
  * directory once (a link cycle cannot loop), as long as their target is inside the tree: a link
- * leading out of it (to /etc, to a secret) is a problem, never read.
+ * leading out of it (to /etc, to a secret) is a problem, never read. A folder that cannot be
+ * listed, or a link that disappears, is a problem too: a partial listing must never pass for the
+ * tree (prune would delete what the missing files declare). A link whose target never existed
+ * (dangling) is skipped.
  */
 export function listYamlFiles(root: string): Listing {
   const files: ListedFile[] = [];
@@ -54,8 +73,8 @@ export function listYamlFiles(root: string): Listing {
   let rootReal: string;
   try {
     rootReal = realpathSync(root);
-  } catch {
-    return { files, problems };
+  } catch (err) {
+    return { files, problems: [vanished('.', 'the directory', err)] };
   }
   function visit(absolute: string, relativePath: string): void {
     let real: string;
@@ -63,7 +82,8 @@ export function listYamlFiles(root: string): Listing {
     try {
       real = realpathSync(absolute);
       entries = readdirSync(absolute, { withFileTypes: true });
-    } catch {
+    } catch (err) {
+      problems.push(vanished(relativePath === '' ? '.' : relativePath, relativePath === '' ? 'the directory' : 'the folder', err));
       return;
     }
     if (visited.has(real)) return;
@@ -82,8 +102,9 @@ export function listYamlFiles(root: string): Listing {
           isDirectory = info.isDirectory();
           isFile = info.isFile();
           target = realpathSync(childAbsolute);
-        } catch {
-          continue; // a dangling link
+        } catch (err) {
+          if (linkGone(childAbsolute)) problems.push(vanished(childRelative, 'the symbolic link', err));
+          continue; // a dangling link: its target was never there
         }
         const read = (isDirectory && !skippedFolder) || (isFile && YAML_FILE.test(entry.name));
         if (read && !isInside(rootReal, target)) {
@@ -106,6 +127,16 @@ export function listYamlFiles(root: string): Listing {
   }
   visit(root, '');
   return { files: files.sort((a, b) => byName(a.path, b.path)), problems };
+}
+
+/** The link itself is gone (lstat fails), not only its target. */
+function linkGone(path: string): boolean {
+  try {
+    lstatSync(path);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /**

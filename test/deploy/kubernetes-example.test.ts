@@ -17,6 +17,7 @@ function docs(file: string): Doc[] {
 
 interface Container {
   name: string;
+  image?: string;
   args?: string[];
   env?: { name: string; value?: string }[];
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
@@ -40,6 +41,16 @@ describe('the Kubernetes example', () => {
       expect(c.resources?.requests?.memory, c.name).toBeDefined();
       expect(c.resources?.limits?.memory, c.name).toBeDefined();
     }
+  });
+
+  it('keeps an old git-sync worktree for minutes after a swap, so that no read is cut short', () => {
+    const gitSync = containers.find((c) => c.name === 'git-sync') as Container;
+    const timeout = (gitSync.args ?? []).find((a) => a.startsWith('--stale-worktree-timeout='))?.split('=')[1] ?? '';
+    expect(timeout).toMatch(/^\d+m$/);
+    expect(Number.parseInt(timeout, 10)).toBeGreaterThanOrEqual(1);
+    // The flag exists from git-sync v4.4 on.
+    const [major, minor] = (/:v(\d+)\.(\d+)/.exec(gitSync.image ?? '') ?? []).slice(1).map(Number);
+    expect((major ?? 0) > 4 || ((major ?? 0) === 4 && (minor ?? 0) >= 4)).toBe(true);
   });
 
   it('wires notifications and the control token from Secrets, never as values', () => {

@@ -39,8 +39,8 @@ export interface NotificationEvent {
   drift?: { kind: string; key: string; action: string }[];
 }
 
-/** Results that say nothing about the workspace either way: SIGTERM, and a DIR not there yet. */
-const NEUTRAL: ReadonlySet<ReconcileResult> = new Set(['stopped', 'missing']);
+/** Results that say nothing about the workspace either way: SIGTERM, a DIR not there yet, a link that moved during the read. */
+const NEUTRAL: ReadonlySet<ReconcileResult> = new Set(['stopped', 'missing', 'superseded']);
 const SUCCESS: ReadonlySet<ReconcileResult> = new Set(['applied', 'planned']);
 const MAX_DRIFT_LISTED = 50;
 
