@@ -6,6 +6,7 @@ import { parseFile, type ParsedDocument } from './document.js';
 import type { FileText, ListedFile } from './files.js';
 import type { SecretSources } from './interpolate.js';
 import { labelDiagnostics, toResource, type DocumentOutcome } from './resource.js';
+import { explainDiagnostics } from './yaml-hints.js';
 
 /** The natural key a document declares, for finding the same key declared twice. */
 export interface Declaration {
@@ -68,6 +69,7 @@ export function processText(path: string, text: string, sources: SecretSources, 
       if (declaration) entry.declaration = declaration;
       result.documents.push(entry);
     }
+    explainDiagnostics(text, path, result.diagnostics);
   } catch (err) {
     // Not expected for any input; reported rather than thrown so one file cannot hide the others.
     const reason = err instanceof Error ? (err.message.split('\n', 1)[0] ?? '') : '';

@@ -10,6 +10,7 @@ import {
   MAX_YAML_ERRORS_PER_FILE,
 } from './limits.js';
 import { Positions } from './positions.js';
+import { syntaxHintsIn, yamlHints, type YamlHint } from './yaml-hints.js';
 import { yamlLibrary } from './yaml-lib.js';
 
 // The exact reader: the `yaml` library's parse, which knows where every node sits. It reads files
@@ -330,6 +331,7 @@ export function readWithYaml(text: string, file: string): YamlFile {
     parseAllDocuments(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: true }),
   );
   let yamlErrors = 0;
+  let hints: YamlHint[] | undefined;
   const positions = new Positions(file, lines.lineStarts, text.charCodeAt(0) === 0xfeff ? 1 : 0);
   const at = (offset: number): SourceLocation => positions.at(offset);
   for (const doc of docs) {
@@ -340,7 +342,19 @@ export function readWithYaml(text: string, file: string): YamlFile {
     const parsed: YamlDocument = { value: undefined, startOffset, start, ...walker.rec, diagnostics: walker.diagnostics, at };
     if (doc.errors.length > 0) {
       parsed.peek = peekDocument(contents);
-      for (const error of doc.errors) {
+      hints ??= yamlHints(text);
+      // A mistake the hints explain stands in for the parser's messages about it (often several).
+      const explained = syntaxHintsIn(hints, doc.range, new Set(doc.errors.map((e) => lines.linePos(e.pos[0]).line)));
+      for (const hint of explained) {
+        if (++yamlErrors > MAX_YAML_ERRORS_PER_FILE) continue;
+        parsed.diagnostics.push({ severity: 'error', code: 'yaml-syntax', ...at(hint.offset), message: hint.message });
+      }
+      let lastLine = 0;
+      for (const error of explained.length > 0 ? [] : doc.errors) {
+        // The parser's later messages about a line are about the same mistake.
+        const line = lines.linePos(error.pos[0]).line;
+        if (line === lastLine) continue;
+        lastLine = line;
         if (++yamlErrors > MAX_YAML_ERRORS_PER_FILE) continue;
         const code =
           error.code === 'RESOURCE_EXHAUSTION' ? 'yaml-limit' : error.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'yaml-syntax';
@@ -358,7 +372,9 @@ export function readWithYaml(text: string, file: string): YamlFile {
       if (!(err instanceof LimitReached)) throw err;
       parsed.value = undefined;
       parsed.peek = peekDocument(contents);
-      parsed.diagnostics.push({ severity: 'error', code: err.code, ...at(err.at), message: err.message });
+      hints ??= yamlHints(text);
+      const hint = err.code === 'yaml-syntax' ? syntaxHintsIn(hints, doc.range, new Set())[0] : undefined;
+      parsed.diagnostics.push({ severity: 'error', code: err.code, ...at(hint?.offset ?? err.at), message: hint?.message ?? err.message });
     }
     Object.assign(parsed, walker.rec);
     result.documents.push(parsed);
