@@ -4,6 +4,7 @@ import { ConfigError } from '../api/errors.js';
 import { constantToken, tokenFileReader } from '../api/token-source.js';
 import type { ConnectionConfig } from '../api/types.js';
 import { parseApiUrl } from '../api/url.js';
+import { EMPTY_SECRET } from '../source/interpolate.js';
 
 export interface ConnectionFlags {
   url?: string;
@@ -74,7 +75,9 @@ function tokenSource(flags: ConnectionFlags, env: Record<string, string | undefi
   if (envToken !== undefined) return constantToken(envToken);
   const envFile = nonEmpty(env.WSYNC_TOKEN_FILE);
   if (envFile !== undefined) return tokenFileReader(envFile, 'WSYNC_TOKEN_FILE');
-  throw new ConfigError('no API token: set --token, --token-file, WSYNC_TOKEN or WSYNC_TOKEN_FILE');
+  const empty = ['WSYNC_TOKEN', 'WSYNC_TOKEN_FILE'].filter((name) => env[name] !== undefined);
+  const why = empty.length === 0 ? '' : ` (${empty.join(' and ')} ${empty.length === 1 ? 'is' : 'are'} set but empty: ${EMPTY_SECRET})`;
+  throw new ConfigError(`no API token${why}: set --token, --token-file, WSYNC_TOKEN or WSYNC_TOKEN_FILE`);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

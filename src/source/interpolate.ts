@@ -43,6 +43,8 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 const OWN_CREDENTIALS = new Set(['WSYNC_TOKEN', 'WSYNC_CONTROL_TOKEN', 'WSYNC_NOTIFY_WEBHOOK_SECRET', 'WSYNC_NOTIFY_SLACK_URL']);
 const HINT = 'use ${env:NAME} or ${file:PATH}; write $${ for a literal ${';
+/** What an empty variable usually is: a CI secret that was never defined is passed on as "". */
+export const EMPTY_SECRET = 'a CI secret that is not defined (e.g. GitHub\'s ${{ secrets.NAME }}) reads as empty';
 
 /** Resolves `${env:NAME}`, `${file:PATH}` and the `$${` escape in one string scalar. */
 export function interpolate(text: string, sources: SecretSources): Interpolated {
@@ -112,6 +114,7 @@ function resolveExpression(expression: string, sources: SecretSources): { value:
     if (sources.asWritten) return { value: `\${${expression}}` };
     const value = sources.env[argument];
     if (value === undefined) return { error: `environment variable ${argument} is not set (${shown(expression)})` };
+    if (value === '') return { error: `environment variable ${argument} is set but empty (${shown(expression)}): ${EMPTY_SECRET}` };
     return { value };
   }
   if (scheme === 'file') {
@@ -122,7 +125,8 @@ function resolveExpression(expression: string, sources: SecretSources): { value:
       cached = readSecretFile(argument, sources);
       sources.fileCache.set(argument, cached);
     }
-    return 'error' in cached ? { error: `${shown(expression)}: ${cached.error}` } : cached;
+    if ('error' in cached) return { error: `${shown(expression)}: ${cached.error}` };
+    return cached.value === '' ? { error: `${shown(expression)}: the file is empty` } : cached;
   }
   return { error: `unknown placeholder ${shown(expression)} (${HINT})` };
 }

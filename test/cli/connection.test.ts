@@ -32,6 +32,11 @@ describe('resolveConnection', () => {
       new ConfigError('no API token: set --token, --token-file, WSYNC_TOKEN or WSYNC_TOKEN_FILE'),
     );
     expect(() => resolveConnection({ url: ' ' }, { WSYNC_URL: '' , WSYNC_TOKEN: 't' })).toThrow(/no API URL/);
+    expect(() => resolveConnection({ url: URL }, { WSYNC_TOKEN: '' })).toThrow(
+      new ConfigError(
+        "no API token (WSYNC_TOKEN is set but empty: a CI secret that is not defined (e.g. GitHub's ${{ secrets.NAME }}) reads as empty): set --token, --token-file, WSYNC_TOKEN or WSYNC_TOKEN_FILE",
+      ),
+    );
   });
 
   it('refuses plain http to a remote host, with the reason, unless insecure', () => {

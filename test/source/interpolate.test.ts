@@ -1,6 +1,7 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../../src/core/types.js';
 import { readDesired } from '../../src/source/index.js';
 import { createSecretSources, interpolate } from '../../src/source/interpolate.js';
 import { useScratch, type Files } from '../support/tree.js';
@@ -45,18 +46,14 @@ describe('${env:NAME}', () => {
 
   it('a missing variable is an error at the string, naming the variable but no value', () => {
     const desired = readOne(slack('${env:SLACK_URL}'), { env: {} });
+    expect(errorsOf(desired)).toEqual([slackUrlError('environment variable SLACK_URL is not set (${env:SLACK_URL})')]);
+    expect(desired.resources).toEqual([]);
+  });
+
+  it('an empty variable (what an undefined CI secret gives) is named as empty, not blamed on the file', () => {
+    const desired = readOne(slack('${env:SLACK_URL}'), { env: { SLACK_URL: '' } });
     expect(errorsOf(desired)).toEqual([
-      {
-        severity: 'error',
-        code: 'interpolation',
-        file: 'r.yaml',
-        line: 8,
-        column: 17,
-        kind: 'Notifier',
-        name: 'oncall',
-        field: 'spec.properties.slack.slackUrl',
-        message: 'spec.properties.slack.slackUrl: environment variable SLACK_URL is not set (${env:SLACK_URL})',
-      },
+      slackUrlError("environment variable SLACK_URL is set but empty (${env:SLACK_URL}): a CI secret that is not defined (e.g. GitHub's ${{ secrets.NAME }}) reads as empty"),
     ]);
     expect(desired.resources).toEqual([]);
   });
@@ -107,6 +104,21 @@ describe('${env:NAME}', () => {
   });
 });
 
+/** The error at the slack URL of `slack(...)`, with its whole message. */
+function slackUrlError(message: string): Diagnostic {
+  return {
+    severity: 'error',
+    code: 'interpolation',
+    file: 'r.yaml',
+    line: 8,
+    column: 17,
+    kind: 'Notifier',
+    name: 'oncall',
+    field: 'spec.properties.slack.slackUrl',
+    message: `spec.properties.slack.slackUrl: ${message}`,
+  };
+}
+
 describe('${file:PATH}', () => {
   it('reads a file in the secrets directory, without one trailing newline', () => {
     const dir = secretsDir({ 'slack/url': 'https://hooks.slack.com/T/B/x\n', 'two-newlines': 'abc\n\n', crlf: 'xyz\r\n' });
@@ -119,6 +131,14 @@ describe('${file:PATH}', () => {
       secretsDir: dir,
     });
     expect(more.resources[0]?.spec.description).toBe('abc\n|xyz');
+  });
+
+  it('an empty file (or one holding only its newline) is an error naming the file as empty', () => {
+    const dir = secretsDir({ empty: '', newline: '\n' });
+    for (const name of ['empty', 'newline']) {
+      const errors = errorsOf(readOne(slack(`\${file:${name}}`), { secretsDir: dir }));
+      expect(errors.map((d) => d.message)).toEqual([`spec.properties.slack.slackUrl: \${file:${name}}: the file is empty`]);
+    }
   });
 
   it('takes the directory from WSYNC_SECRETS_DIR when no option is given', () => {

@@ -28,6 +28,9 @@ describe('run: notification targets', () => {
     expect(() => notificationTargets({}, {}, { targets: [{ type: 'slack', urlEnv: 'NOPE' }] }, false)).toThrow(
       'wsync.yaml notifications.targets.0.urlEnv: the environment variable NOPE is not set',
     );
+    expect(() => notificationTargets({}, { EMPTY: '' }, { targets: [{ type: 'slack', urlEnv: 'EMPTY' }] }, false)).toThrow(
+      "wsync.yaml notifications.targets.0.urlEnv: the environment variable EMPTY is set but empty (a CI secret that is not defined (e.g. GitHub's ${{ secrets.NAME }}) reads as empty)",
+    );
     expect(() => notificationTargets({}, {}, { targets: [{ type: 'webhook' }] }, false)).toThrow(/exactly one of url, urlFile or urlEnv/);
     expect(() => notificationTargets({ notifyWebhookSecretFile: '/x' }, {}, undefined, false)).toThrow(/no --notify-webhook/);
     expect(() => notificationTargets({ notifySlackUrlFile: secretFile('http://slack.internal/T/B/secret-part') }, {}, undefined, false)).toThrow(

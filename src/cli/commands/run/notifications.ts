@@ -4,6 +4,7 @@ import { constantToken, tokenFileReader } from '../../../api/token-source.js';
 import { parseWebhookUrl } from '../../../api/webhook.js';
 import type { NotificationTarget } from '../../../daemon/notify/notifier.js';
 import type { WorkspaceConfig } from '../../../generated/spec-types.js';
+import { EMPTY_SECRET } from '../../../source/interpolate.js';
 
 export interface NotifyFlags {
   notifyWebhook?: string;
@@ -26,7 +27,8 @@ function secretFrom(file: { path: string | undefined; what: string }, value: { t
 function fromEnv(env: Env, name: string | undefined, what: string): (() => string) | undefined {
   if (name === undefined) return undefined;
   const value = env[name];
-  if (value === undefined || value === '') throw new ConfigError(`${what}: the environment variable ${name} is not set`);
+  if (value === undefined) throw new ConfigError(`${what}: the environment variable ${name} is not set`);
+  if (value === '') throw new ConfigError(`${what}: the environment variable ${name} is set but empty (${EMPTY_SECRET})`);
   return constantToken(value);
 }
 
