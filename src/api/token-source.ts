@@ -1,6 +1,16 @@
 // The bearer token the client sends, as a function: a token file is read again when it changes.
 import { readFileSync, statSync } from 'node:fs';
+import { registerOwnCredential } from '../core/own-credentials.js';
 import { ConfigError } from './errors.js';
+
+/**
+ * A credential wsync itself uses (`what` names it: "the API token"): recorded, so that no `${env:}`
+ * or `${file:}` of the tree can copy it into an object (src/core/own-credentials.ts).
+ */
+export function ownCredential(what: string, read: () => string, path?: string): () => string {
+  registerOwnCredential(path === undefined ? { what, value: read } : { what, path, value: read });
+  return read;
+}
 
 /** A token given as a value. */
 export function constantToken(token: string): () => string {

@@ -1,7 +1,7 @@
 // Where the API is and how to authenticate: the connection flags, then the environment.
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ConfigError } from '../api/errors.js';
-import { constantToken, tokenFileReader } from '../api/token-source.js';
+import { constantToken, ownCredential, tokenFileReader } from '../api/token-source.js';
 import type { ConnectionConfig } from '../api/types.js';
 import { parseApiUrl } from '../api/url.js';
 import { EMPTY_SECRET } from '../source/interpolate.js';
@@ -63,18 +63,20 @@ export function resolveConnection(flags: ConnectionFlags, env: Record<string, st
   return config;
 }
 
+/** The API token, recorded as wsync's own credential (never a value of a resource). */
 function tokenSource(flags: ConnectionFlags, env: Record<string, string | undefined>): () => string {
   const flagToken = nonEmpty(flags.token);
   const flagFile = nonEmpty(flags.tokenFile);
   if (flagToken !== undefined && flagFile !== undefined) {
     throw new ConfigError('use either --token or --token-file, not both');
   }
-  if (flagToken !== undefined) return constantToken(flagToken);
-  if (flagFile !== undefined) return tokenFileReader(flagFile, '--token-file');
+  const what = 'the API token';
+  if (flagToken !== undefined) return ownCredential(what, constantToken(flagToken));
+  if (flagFile !== undefined) return ownCredential(what, tokenFileReader(flagFile, '--token-file'), flagFile);
   const envToken = nonEmpty(env.WSYNC_TOKEN);
-  if (envToken !== undefined) return constantToken(envToken);
+  if (envToken !== undefined) return ownCredential(what, constantToken(envToken));
   const envFile = nonEmpty(env.WSYNC_TOKEN_FILE);
-  if (envFile !== undefined) return tokenFileReader(envFile, 'WSYNC_TOKEN_FILE');
+  if (envFile !== undefined) return ownCredential(what, tokenFileReader(envFile, 'WSYNC_TOKEN_FILE'), envFile);
   const empty = ['WSYNC_TOKEN', 'WSYNC_TOKEN_FILE'].filter((name) => env[name] !== undefined);
   const why = empty.length === 0 ? '' : ` (${empty.join(' and ')} ${empty.length === 1 ? 'is' : 'are'} set but empty: ${EMPTY_SECRET})`;
   throw new ConfigError(`no API token${why}: set --token, --token-file, WSYNC_TOKEN or WSYNC_TOKEN_FILE`);

@@ -1,5 +1,6 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve, sep } from 'node:path';
+import { registeredOwnCredentials, type OwnCredential } from '../core/own-credentials.js';
 import { MAX_SECRET_FILE_BYTES } from './limits.js';
 
 /** Where `${env:}` and `${file:}` read from, and what they have read so far (one per readDesired call). */
@@ -13,6 +14,8 @@ export interface SecretSources {
   fileCache: Map<string, { value: string } | { error: string }>;
   /** The secrets directory's real path, resolved once. */
   root?: { real: string } | { error: string };
+  /** wsync's own credentials as they stand when first needed: what each is, its file's real path, its value. */
+  credentials?: { what: string; real?: string; value: string }[];
   /**
    * References are checked as written and left so, nothing is read: for a run without the secrets
    * (a pull request from a fork). The schemas accept `${env:}`/`${file:}` as written, as editors do.
@@ -41,7 +44,21 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * wsync's own credentials: a file that names one would copy the workspace token (or the daemon's
  * control or notification secrets) into an object, whose notifier or webhook may send it anywhere.
  */
-const OWN_CREDENTIALS = new Set(['WSYNC_TOKEN', 'WSYNC_CONTROL_TOKEN', 'WSYNC_NOTIFY_WEBHOOK_SECRET', 'WSYNC_NOTIFY_SLACK_URL']);
+const OWN_CREDENTIALS: Record<string, string> = {
+  WSYNC_TOKEN: 'the API token',
+  WSYNC_CONTROL_TOKEN: 'the control token',
+  WSYNC_NOTIFY_WEBHOOK_SECRET: "the webhook's signing key",
+  WSYNC_NOTIFY_SLACK_URL: 'the Slack webhook URL',
+};
+/** The files the environment names for them (the flags' files are registered where they are read). */
+const OWN_CREDENTIAL_FILES: Record<string, string> = {
+  WSYNC_TOKEN_FILE: 'the API token',
+  WSYNC_CONTROL_TOKEN_FILE: 'the control token',
+  WSYNC_NOTIFY_WEBHOOK_SECRET_FILE: "the webhook's signing key",
+  WSYNC_NOTIFY_SLACK_URL_FILE: 'the Slack webhook URL',
+};
+/** A credential this long is refused inside a longer value too (`Bearer <token>`); a shorter one only whole. */
+const MIN_CONTAINED_CREDENTIAL = 8;
 const HINT = 'use ${env:NAME} or ${file:PATH}; write $${ for a literal ${';
 /** What an empty variable usually is: a CI secret that was never defined is passed on as "". */
 export const EMPTY_SECRET = 'a CI secret that is not defined (e.g. GitHub\'s ${{ secrets.NAME }}) reads as empty';
@@ -110,12 +127,13 @@ function resolveExpression(expression: string, sources: SecretSources): { value:
   const argument = colon < 0 ? '' : expression.slice(colon + 1);
   if (scheme === 'env') {
     if (!ENV_NAME.test(argument)) return { error: `${shown(expression)}: not a valid environment variable name` };
-    if (OWN_CREDENTIALS.has(argument)) return { error: `${shown(expression)}: ${argument} is wsync's own credential, never a value of a resource` };
+    if (Object.hasOwn(OWN_CREDENTIALS, argument)) return { error: `${shown(expression)}: ${argument} is wsync's own credential, never a value of a resource` };
     if (sources.asWritten) return { value: `\${${expression}}` };
     const value = sources.env[argument];
     if (value === undefined) return { error: `environment variable ${argument} is not set (${shown(expression)})` };
     if (value === '') return { error: `environment variable ${argument} is set but empty (${shown(expression)}): ${EMPTY_SECRET}` };
-    return { value };
+    const own = ownCredentialIn(value, undefined, sources);
+    return own === undefined ? { value } : { error: `${shown(expression)}: ${own}` };
   }
   if (scheme === 'file') {
     if (argument.length === 0) return { error: `${shown(expression)}: missing a path` };
@@ -176,14 +194,66 @@ function readSecretFile(path: string, sources: SecretSources): { value: string }
   }
   // A symbolic link inside the directory must not lead out of it.
   if (!inside(root.real, real)) return { error: 'the path leads outside the secrets directory' };
+  let value: string;
   try {
     const stat = statSync(real);
     if (!stat.isFile()) return { error: 'not a regular file' };
     if (stat.size > MAX_SECRET_FILE_BYTES) return { error: `larger than ${MAX_SECRET_FILE_BYTES} bytes` };
-    const text = readFileSync(real, 'utf8');
     // Editors end files with a newline that is not part of the secret.
-    return { value: text.replace(/\r?\n$/, '') };
+    value = readFileSync(real, 'utf8').replace(/\r?\n$/, '');
   } catch {
     return { error: 'the file cannot be read' };
   }
+  const own = ownCredentialIn(value, real, sources);
+  return own === undefined ? { value } : { error: own };
+}
+
+function realPathOf(path: string): string | undefined {
+  try {
+    return realpathSync(resolve(path));
+  } catch {
+    return undefined;
+  }
+}
+
+function currentValue(credential: Pick<OwnCredential, 'value'>): string {
+  try {
+    return credential.value().trim();
+  } catch {
+    return '';
+  }
+}
+
+/** wsync's own credentials: those the command has read, and those the environment names. */
+function ownCredentials(sources: SecretSources): NonNullable<SecretSources['credentials']> {
+  if (sources.credentials) return sources.credentials;
+  const known: OwnCredential[] = [...registeredOwnCredentials()];
+  for (const [name, what] of Object.entries(OWN_CREDENTIALS)) {
+    const value = sources.env[name];
+    if (value) known.push({ what, value: () => value });
+  }
+  for (const [name, what] of Object.entries(OWN_CREDENTIAL_FILES)) {
+    const path = sources.env[name];
+    if (path) known.push({ what, path, value: () => readFileSync(path, 'utf8') });
+  }
+  sources.credentials = known.map((credential) => {
+    const real = credential.path === undefined ? undefined : realPathOf(credential.path);
+    return { what: credential.what, value: currentValue(credential), ...(real === undefined ? {} : { real }) };
+  });
+  return sources.credentials;
+}
+
+/**
+ * Why `value` (read from the file `real`, when from a file) must not go into a resource: it is, or
+ * holds, one of wsync's own credentials. Says which, never the value.
+ */
+function ownCredentialIn(value: string, real: string | undefined, sources: SecretSources): string | undefined {
+  const credentials = ownCredentials(sources);
+  const file = real === undefined ? undefined : credentials.find((c) => c.real === real);
+  if (file) return `the file is ${file.what}, wsync's own credential: never a value of a resource`;
+  const trimmed = value.trim();
+  const held = credentials.find(
+    (c) => c.value !== '' && (trimmed === c.value || (c.value.length >= MIN_CONTAINED_CREDENTIAL && value.includes(c.value))),
+  );
+  return held && `the value holds ${held.what}, wsync's own credential: never a value of a resource`;
 }

@@ -5,7 +5,7 @@ import type { Diagnostic } from '../../src/core/types.js';
 import { readDesired } from '../../src/source/index.js';
 import { createSecretSources, interpolate } from '../../src/source/interpolate.js';
 import { useScratch, type Files } from '../support/tree.js';
-import { doc } from '../support/yaml.js';
+import { doc, webhookNotifierYaml } from '../support/yaml.js';
 import { errorsOf, readOne } from './helpers.js';
 
 const scratch = useScratch('wsync-secrets-');
@@ -13,19 +13,7 @@ const secretsDir = (files: Files): string => scratch.tree(files);
 
 const slack = (url: string): string =>
   doc('kind: Notifier', 'metadata:', '  name: oncall', 'spec:', '  properties:', '    slack:', `      slackUrl: ${url}`);
-const webhook = (header: string): string =>
-  doc(
-    'kind: Notifier',
-    'metadata:',
-    '  name: hook',
-    'spec:',
-    '  properties:',
-    '    customWebhook:',
-    '      url: https://example.com/hook',
-    '      body: "{}"',
-    '      secretHeaders:',
-    `        Authorization: ${header}`,
-  );
+const webhook = (header: string): string => webhookNotifierYaml('hook', header);
 
 describe('${env:NAME}', () => {
   it('replaces the placeholder, records the pointer and the value as secret', () => {

@@ -57,3 +57,19 @@ export function namedMonitorYaml(name: string, notifiers?: string[]): string {
     ...(notifiers ? { notifiers } : {}),
   });
 }
+
+/** A custom-webhook notifier sending `header` as its Authorization header (line 11 of the text). */
+export function webhookNotifierYaml(name: string, header: string): string {
+  return doc(
+    'kind: Notifier',
+    'metadata:',
+    `  name: ${name}`,
+    'spec:',
+    '  properties:',
+    '    customWebhook:',
+    '      url: https://example.com/hook',
+    '      body: "{}"',
+    '      secretHeaders:',
+    `        Authorization: ${header}`,
+  );
+}

@@ -1,6 +1,6 @@
 // `wsync run` notification targets and control token: flags, then environment, then wsync.yaml.
 import { ConfigError } from '../../../api/errors.js';
-import { constantToken, tokenFileReader } from '../../../api/token-source.js';
+import { constantToken, ownCredential, tokenFileReader } from '../../../api/token-source.js';
 import { parseWebhookUrl } from '../../../api/webhook.js';
 import type { NotificationTarget } from '../../../daemon/notify/notifier.js';
 import type { WorkspaceConfig } from '../../../generated/spec-types.js';
@@ -17,28 +17,37 @@ export interface NotifyFlags {
 type Env = Record<string, string | undefined>;
 type ConfiguredTarget = NonNullable<NonNullable<WorkspaceConfig['notifications']>['targets']>[number];
 
-/** A secret from a file (re-read when it changes) or from a value; undefined when neither is given. */
-function secretFrom(file: { path: string | undefined; what: string }, value: { text: string | undefined; what: string }): (() => string) | undefined {
-  if (file.path) return tokenFileReader(file.path, file.what);
-  if (value.text !== undefined && value.text !== '') return constantToken(value.text);
+/**
+ * A secret from a file (re-read when it changes) or from a value; undefined when neither is given.
+ * Recorded as wsync's own credential, `credential` naming it, so the tree can never copy it.
+ */
+function secretFrom(
+  credential: string,
+  file: { path: string | undefined; what: string },
+  value: { text: string | undefined; what: string },
+): (() => string) | undefined {
+  if (file.path) return ownCredential(credential, tokenFileReader(file.path, file.what), file.path);
+  if (value.text !== undefined && value.text !== '') return ownCredential(credential, constantToken(value.text));
   return undefined;
 }
 
-function fromEnv(env: Env, name: string | undefined, what: string): (() => string) | undefined {
+function fromEnv(credential: string, env: Env, name: string | undefined, what: string): (() => string) | undefined {
   if (name === undefined) return undefined;
   const value = env[name];
   if (value === undefined) throw new ConfigError(`${what}: the environment variable ${name} is not set`);
   if (value === '') throw new ConfigError(`${what}: the environment variable ${name} is set but empty (${EMPTY_SECRET})`);
-  return constantToken(value);
+  return ownCredential(credential, constantToken(value));
 }
 
 function configuredTarget(t: ConfiguredTarget, index: number, env: Env): NotificationTarget {
   const what = `wsync.yaml notifications.targets.${index}`;
   const sources = [t.url, t.urlFile, t.urlEnv].filter((s) => s !== undefined);
   if (sources.length !== 1) throw new ConfigError(`${what}: give exactly one of url, urlFile or urlEnv`);
-  const url = t.url !== undefined ? constantToken(t.url) : (secretFrom({ path: t.urlFile, what: `${what}.urlFile` }, { text: undefined, what }) ?? fromEnv(env, t.urlEnv, `${what}.urlEnv`));
+  const urlOf = `the URL of notification target ${index}`;
+  const url = t.url !== undefined ? constantToken(t.url) : (secretFrom(urlOf, { path: t.urlFile, what: `${what}.urlFile` }, { text: undefined, what }) ?? fromEnv(urlOf, env, t.urlEnv, `${what}.urlEnv`));
   const target: NotificationTarget = { name: t.name ?? t.type, type: t.type, url: url as () => string };
-  const secret = t.secretFile !== undefined ? tokenFileReader(t.secretFile, `${what}.secretFile`) : fromEnv(env, t.secretEnv, `${what}.secretEnv`);
+  const keyOf = `the signing key of notification target ${index}`;
+  const secret = t.secretFile !== undefined ? ownCredential(keyOf, tokenFileReader(t.secretFile, `${what}.secretFile`), t.secretFile) : fromEnv(keyOf, env, t.secretEnv, `${what}.secretEnv`);
   if (secret) target.secret = secret;
   if (t.events) target.events = [...t.events];
   return target;
@@ -51,6 +60,7 @@ export function notificationTargets(flags: NotifyFlags, env: Env, config: Worksp
   if (webhookUrl) {
     const target: NotificationTarget = { name: 'webhook', type: 'webhook', url: constantToken(webhookUrl) };
     const secret = secretFrom(
+      "the webhook's signing key",
       { path: flags.notifyWebhookSecretFile ?? env.WSYNC_NOTIFY_WEBHOOK_SECRET_FILE, what: '--notify-webhook-secret-file' },
       { text: env.WSYNC_NOTIFY_WEBHOOK_SECRET, what: 'WSYNC_NOTIFY_WEBHOOK_SECRET' },
     );
@@ -60,6 +70,7 @@ export function notificationTargets(flags: NotifyFlags, env: Env, config: Worksp
     throw new ConfigError('--notify-webhook-secret-file: there is no --notify-webhook to sign for');
   }
   const slackUrl = secretFrom(
+    'the Slack webhook URL',
     { path: flags.notifySlackUrlFile ?? env.WSYNC_NOTIFY_SLACK_URL_FILE, what: '--notify-slack-url-file' },
     { text: env.WSYNC_NOTIFY_SLACK_URL, what: 'WSYNC_NOTIFY_SLACK_URL' },
   );
@@ -78,6 +89,7 @@ const MIN_CONTROL_TOKEN = 16;
 /** The control token (file, re-read when it changes, or value); undefined: the control endpoints are off. */
 export function controlToken(flags: NotifyFlags, env: Env): (() => string) | undefined {
   const token = secretFrom(
+    'the control token',
     { path: flags.controlTokenFile ?? env.WSYNC_CONTROL_TOKEN_FILE, what: '--control-token-file' },
     { text: env.WSYNC_CONTROL_TOKEN, what: 'WSYNC_CONTROL_TOKEN' },
   );
