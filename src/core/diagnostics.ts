@@ -1,5 +1,5 @@
 import { safeMessage, safeText } from './safe-text.js';
-import type { Diagnostic } from './types.js';
+import type { Diagnostic, SkippedDocument } from './types.js';
 
 /**
  * `file:line:column: kind/name: message` — the one-line form every command prints. File names,
@@ -10,6 +10,11 @@ export function formatDiagnostic(d: Diagnostic): string {
   const what = d.kind ? `${safeText(d.kind)}/${safeText(d.name ?? '?')}: ` : '';
   const prefix = d.severity === 'warning' ? 'warning: ' : '';
   return `${where}${what}${prefix}${safeMessage(d.message)}`;
+}
+
+/** `file:line:column: skipped: why`: the line every command prints per document that is not a resource. */
+export function formatSkip(skip: SkippedDocument): string {
+  return `${safeText(skip.file)}:${skip.line}:${skip.column}: skipped: ${safeMessage(skip.reason)}`;
 }
 
 /** Stable order: by file, line, column, then message. */

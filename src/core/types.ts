@@ -47,11 +47,18 @@ export interface DesiredResource {
   interpolated: string[];
 }
 
+/** A YAML document that is not a wsync resource (a CI config, a Kubernetes manifest). */
+export interface SkippedDocument extends SourceLocation {
+  reason: string;
+}
+
 export interface Desired {
   resources: DesiredResource[];
   diagnostics: Diagnostic[];
   /** Files read and YAML documents without `apiVersion` that were skipped as non-resources. */
   stats: { files: number; documents: number; skipped: number };
+  /** Each skipped document, where it starts and why it is not a resource: every output lists them. */
+  skips?: SkippedDocument[];
   /** Every value read through `${env:}`/`${file:}`, so any output can be scrubbed of them. */
   secretValues: string[];
 }

@@ -1,7 +1,8 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { CONFIG_FILE } from './config.js';
 import { sortDiagnostics } from '../core/diagnostics.js';
-import type { Desired, DesiredResource, Diagnostic, KindName, SourceLocation } from '../core/types.js';
+import type { Desired, DesiredResource, Diagnostic, KindName, SkippedDocument, SourceLocation } from '../core/types.js';
 import { loadDocumentFiles, namesDocumentFiles, textDocumentFiles, treeDocumentFiles, type DocumentFileSource } from './document-files.js';
 import { listYamlFiles, readText, stampOf, type ListedFile, type ListingProblem } from './files.js';
 import { createSecretSources, type SecretSources } from './interpolate.js';
@@ -55,12 +56,18 @@ function assemble(results: readonly FileResult[], secretValues: Iterable<string>
   const resources: DesiredResource[] = [];
   const diagnostics: Diagnostic[] = [];
   const stats = { files: results.length, documents: 0, skipped: 0 };
+  const skips: SkippedDocument[] = [];
   const declared = new Map<string, { at: SourceLocation; kind: KindName; key: string; writtenName: string }>();
   for (const result of results) {
     diagnostics.push(...result.diagnostics);
     for (const doc of result.documents) {
       stats.documents++;
-      if (doc.skipped) stats.skipped++;
+      if (doc.skipped) {
+        stats.skipped++;
+        // A settings file (wsync.yaml without a kind) is read as settings, not skipped as a stranger: not listed.
+        const settings = basename(doc.start.file) === CONFIG_FILE && doc.declaresKind !== true;
+        if (!settings) skips.push({ ...doc.start, reason: doc.skipReason ?? 'not a wsync resource' });
+      }
       const declaration = doc.declaration;
       if (!declaration) continue;
       const id = `${declaration.kind}\u0000${declaration.key}`;
@@ -89,6 +96,7 @@ function assemble(results: readonly FileResult[], secretValues: Iterable<string>
     resources,
     diagnostics: sortDiagnostics(diagnostics),
     stats,
+    skips,
     secretValues: [...new Set(secretValues)],
   };
   declaredByDesired.set(

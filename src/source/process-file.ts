@@ -22,6 +22,10 @@ export interface Declaration {
 
 export interface DocumentResult {
   skipped: boolean;
+  /** Why a skipped document is not a resource (`apiVersion apps/v1, kind Deployment: ...`). */
+  skipReason?: string;
+  /** The document has a `kind` (a skipped one: another tool's). */
+  declaresKind?: boolean;
   /** Present when the document is a valid resource. */
   resource?: DesiredResource;
   /** Present for every document of a known kind with a name, valid or not. */
@@ -65,6 +69,10 @@ export function processText(path: string, text: string, sources: SecretSources, 
       result.diagnostics.push(...doc.diagnostics);
       const entry: DocumentResult = { skipped: outcome.type === 'skipped', start: doc.start };
       if (outcome.type === 'resource') entry.resource = outcome.resource;
+      if (outcome.type === 'skipped') {
+        entry.skipReason = outcome.reason;
+        if (isJsonObject(doc.value) && doc.value.kind !== undefined) entry.declaresKind = true;
+      }
       const declaration = declarationOf(doc, outcome);
       if (declaration) entry.declaration = declaration;
       result.documents.push(entry);

@@ -12,8 +12,8 @@ export const API_VERSION = 'wsync/v1';
 /** What one document turned out to be. */
 export type DocumentOutcome =
   | { type: 'resource'; resource: DesiredResource }
-  /** Not a wsync resource (a CI config, a Kubernetes manifest): ignored and counted. */
-  | { type: 'skipped' }
+  /** Not a wsync resource (a CI config, a Kubernetes manifest): ignored, counted and listed with why. */
+  | { type: 'skipped'; reason: string }
   /** A wsync resource (or what looks like one) with problems, all in `diagnostics`. */
   | { type: 'invalid' };
 
@@ -58,16 +58,35 @@ export function labelDiagnostics(doc: ParsedDocument): void {
   }
 }
 
+/** What a skipped document is, in words, for the list of skipped documents. */
+function skippedAs(value: JsonObject): string {
+  const kind = typeof value.kind === 'string' ? `kind ${value.kind}` : 'no kind';
+  const apiVersion = typeof value.apiVersion === 'string' ? `apiVersion ${value.apiVersion}` : 'no apiVersion';
+  return `${apiVersion}, ${kind}: not a wsync resource`;
+}
+
+/**
+ * A document of another tool that happens to use one of our kind names (a Kubernetes `Role` of
+ * `rbac.authorization.k8s.io/v1`): an API group with a domain, and no `spec`. Anything else with
+ * our kind and `metadata` is taken for a resource whose apiVersion is mistyped, so it is an error:
+ * skipped, it would read as undeclared and `--prune` would delete its live object.
+ */
+function isForeignNamesake(value: JsonObject, apiVersion: JsonValue): boolean {
+  return typeof apiVersion === 'string' && /^[a-z0-9-]+(\.[a-z0-9-]+)+\/[a-z0-9]+$/i.test(apiVersion) &&
+    !apiVersion.toLowerCase().startsWith('wsync') && value.spec === undefined;
+}
+
 /** Classifies a parsed document, schema-checks it when it is a resource, and builds the resource. */
 export function toResource(doc: ParsedDocument): DocumentOutcome {
   const value = doc.value;
   if (value === undefined) return { type: 'invalid' };
   if (!isJsonObject(value)) {
-    if (!mentionsResource(value)) return { type: 'skipped' };
+    if (!mentionsResource(value)) return { type: 'skipped', reason: `a ${value === null ? 'null' : Array.isArray(value) ? 'list' : typeof value}, not a mapping: not a wsync resource` };
     error(doc, 'not-a-mapping', '', 'a resource document must be a mapping of apiVersion, kind, metadata and spec');
     return { type: 'invalid' };
   }
   const apiVersion = value.apiVersion;
+  const ours = typeof value.kind === 'string' && isKindName(value.kind) && isJsonObject(value.metadata);
   if (apiVersion === undefined) {
     // Only close misspellings: `version` (docker-compose) must not count as a mistyped apiVersion.
     const near = Object.keys(value).find((k) => editDistance(k.toLowerCase(), 'apiversion', 2) <= 2);
@@ -75,16 +94,19 @@ export function toResource(doc: ParsedDocument): DocumentOutcome {
       error(doc, 'api-version', `/${near}`, `unknown field "${near}" (did you mean "apiVersion"?)`, near);
       return { type: 'invalid' };
     }
-    if (typeof value.kind === 'string' && isKindName(value.kind) && isJsonObject(value.metadata)) {
-      error(doc, 'api-version', '', `missing apiVersion (a ${value.kind} needs apiVersion: ${API_VERSION})`, 'apiVersion');
+    if (ours) {
+      error(doc, 'api-version', '', `missing apiVersion (a ${String(value.kind)} needs apiVersion: ${API_VERSION})`, 'apiVersion');
       return { type: 'invalid' };
     }
-    return { type: 'skipped' };
+    return { type: 'skipped', reason: skippedAs(value) };
   }
   if (apiVersion !== API_VERSION) {
-    // Another tool's document (apiVersion: apps/v1, ...) is none of our business.
-    if (typeof apiVersion !== 'string' || !apiVersion.toLowerCase().startsWith('wsync')) return { type: 'skipped' };
-    error(doc, 'api-version', '/apiVersion', `apiVersion: unsupported version (this wsync reads ${API_VERSION})`, 'apiVersion');
+    const wsyncLike = typeof apiVersion === 'string' && apiVersion.toLowerCase().startsWith('wsync');
+    // Another tool's document (apiVersion: apps/v1, kind: Deployment) is none of our business.
+    if (!wsyncLike && !(ours && !isForeignNamesake(value, apiVersion))) return { type: 'skipped', reason: skippedAs(value) };
+    const written = typeof apiVersion === 'string' ? `"${apiVersion}"` : 'not a string';
+    const what = wsyncLike ? 'unsupported version' : `${written} is not wsync's`;
+    error(doc, 'api-version', '/apiVersion', `apiVersion: ${what} (did you mean "${API_VERSION}"? this wsync reads ${API_VERSION})`, 'apiVersion');
     return { type: 'invalid' };
   }
   const kind = value.kind;

@@ -68,7 +68,7 @@ describe('readDesired: the directory', () => {
 
   it('an empty directory is valid and empty', async () => {
     const desired = await readDesired(tree({}), { env: {} });
-    expect(desired).toEqual({ resources: [], diagnostics: [], stats: { files: 0, documents: 0, skipped: 0 }, secretValues: [] });
+    expect(desired).toEqual({ resources: [], diagnostics: [], stats: { files: 0, documents: 0, skipped: 0 }, skips: [], secretValues: [] });
   });
 
   it('follows a symlinked folder once, even when links form a cycle', async () => {
@@ -148,7 +148,7 @@ describe('readDesired: documents', () => {
     const text = [
       'name: ci\non: [push]\n',
       'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n',
-      'apiVersion: v1\nkind: Role\nmetadata: {name: k8s-role}\n',
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: k8s-role}\nrules: []\n',
       '# only a comment\n',
       '- a list\n- of things\n',
       'just text\n',
@@ -159,6 +159,25 @@ describe('readDesired: documents', () => {
     expect(desired.diagnostics).toEqual([]);
     expect(desired.resources.map((r) => r.name)).toEqual(['kept']);
     expect(desired.stats).toEqual({ files: 1, documents: 6, skipped: 5 });
+    expect(desired.skips).toEqual([
+      { file: 'r.yaml', line: 1, column: 1, reason: 'no apiVersion, no kind: not a wsync resource' },
+      { file: 'r.yaml', line: 4, column: 1, reason: 'apiVersion apps/v1, kind Deployment: not a wsync resource' },
+      { file: 'r.yaml', line: 8, column: 1, reason: 'apiVersion rbac.authorization.k8s.io/v1, kind Role: not a wsync resource' },
+      { file: 'r.yaml', line: 15, column: 1, reason: 'a list, not a mapping: not a wsync resource' },
+      { file: 'r.yaml', line: 18, column: 1, reason: 'a string, not a mapping: not a wsync resource' },
+    ]);
+  });
+
+  it('a document with our kind and metadata but a mistyped apiVersion is an error with a did-you-mean, never skipped', () => {
+    for (const apiVersion of ['wsyn/v1', 'v1', 'wsync.io/v1', 'monitoring.example.com/v1']) {
+      const desired = readOne(`apiVersion: ${apiVersion}\nkind: Monitor\nmetadata: {name: x}\nspec: {}\n`);
+      expect(desired.stats.skipped, apiVersion).toBe(0);
+      expect(errorsOf(desired), apiVersion).toMatchObject([
+        { code: 'api-version', file: 'r.yaml', line: 1, field: 'apiVersion', kind: 'Monitor', name: 'x', message: expect.stringContaining('did you mean "wsync/v1"?') },
+      ]);
+    }
+    // Without spec, a kind we know under a bare version is ours too (v1 is what the issue saw typed).
+    expect(errorsOf(readOne('apiVersion: v1\nkind: Role\nmetadata: {name: k8s-role}\n'))).toMatchObject([{ code: 'api-version', kind: 'Role' }]);
   });
 
   it("leaves other tools' ${...} alone: only wsync documents are interpolated", () => {

@@ -43,7 +43,9 @@ describe('wsync validate', () => {
     const result = await runCli(['validate', EXAMPLES_DIR], { env: EXAMPLE_ENV });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^\d+ resources in \d+ files: valid\n$/);
+    // The Kubernetes and GitHub files of deploy/ are listed as skipped, with why.
+    expect(result.stdout).toContain('deploy/kubernetes/wsync.yaml:27:1: skipped: apiVersion apps/v1, kind Deployment: not a wsync resource\n');
+    expect(result.stdout).toMatch(/^(\S+: skipped: [^\n]+\n)+\d+ resources in \d+ files: valid\n$/);
   });
 
   it('defaults DIR to the working directory', async () => {
@@ -91,7 +93,7 @@ describe('wsync validate', () => {
       message: 'spec: unknown field "treshold" (did you mean "threshold"?)',
     });
     const valid = await runCli(['validate', tree({ 'n.yaml': notifier }), '--format=json']);
-    expect(JSON.parse(valid.stdout)).toEqual({ valid: true, resources: 1, files: 1, skipped: 0, errors: 0, warnings: 0, diagnostics: [] });
+    expect(JSON.parse(valid.stdout)).toEqual({ valid: true, resources: 1, files: 1, skipped: 0, skippedDocuments: [], errors: 0, warnings: 0, diagnostics: [] });
     expect(valid.code).toBe(0);
   });
 
@@ -303,7 +305,7 @@ describe('wsync validate FILE... (as a pre-commit hook passes them)', () => {
     ]);
     const valid = await runCli(['validate', 'notifiers.yaml', '--format', 'json'], { cwd: dir });
     expect(valid.code).toBe(0);
-    expect(JSON.parse(valid.stdout)).toEqual({ valid: true, resources: 1, files: 1, skipped: 0, errors: 0, warnings: 0, diagnostics: [] });
+    expect(JSON.parse(valid.stdout)).toEqual({ valid: true, resources: 1, files: 1, skipped: 0, skippedDocuments: [], errors: 0, warnings: 0, diagnostics: [] });
   });
 
   it('names files outside the working directory relative to their common root', async () => {

@@ -11,7 +11,7 @@ import {
   type ApplyResult,
   type IssueStep,
 } from '../../../apply/index.js';
-import { formatDiagnostic, sortDiagnostics } from '../../../core/diagnostics.js';
+import { formatDiagnostic, formatSkip, sortDiagnostics } from '../../../core/diagnostics.js';
 import { createRedactor } from '../../../core/redact.js';
 import { safeMessage, safeText } from '../../../core/safe-text.js';
 import type { Desired, Diagnostic, Plan } from '../../../core/types.js';
@@ -205,6 +205,7 @@ function report(outcome: ReconcileOutcome, json: boolean, out: (t: string) => vo
       break;
   }
   printDiagnostics(outcome.diagnostics.filter((d) => d.severity === 'warning'), err);
+  if (!json) for (const skip of outcome.desired.skips ?? []) err(formatSkip(skip));
   if (!result) {
     if (!json) out('Apply complete: nothing to do');
     return 0;

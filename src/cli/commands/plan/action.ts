@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { createApiClient } from '../../../api/client.js';
 import { ConfigError } from '../../../api/errors.js';
 import { BaseTreeError } from '../../../source/base-tree.js';
-import { formatDiagnostic, sortDiagnostics } from '../../../core/diagnostics.js';
+import { formatDiagnostic, formatSkip, sortDiagnostics } from '../../../core/diagnostics.js';
 import { PhaseTimes } from '../../../core/phase-times.js';
 import { createRedactor } from '../../../core/redact.js';
 import type { Plan } from '../../../core/types.js';
@@ -65,6 +65,7 @@ export async function runPlan(dirArg: string, flags: PlanFlags): Promise<number>
       for (const d of sortDiagnostics(outcome.desired.diagnostics)) {
         if (d.severity === 'warning' && flags.format === 'text') process.stderr.write(`${redact(formatDiagnostic(d))}\n`);
       }
+      if (flags.format === 'text') for (const skip of outcome.desired.skips ?? []) process.stderr.write(`${redact(formatSkip(skip))}\n`);
       if (flags.out) await writeFile(flags.out, redact(renderJson(plan)), { mode: 0o644 });
       if (flags.stats) {
         const s = client.stats;

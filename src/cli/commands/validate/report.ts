@@ -1,4 +1,4 @@
-import { formatDiagnostic, sortDiagnostics } from '../../../core/diagnostics.js';
+import { formatDiagnostic, formatSkip, sortDiagnostics } from '../../../core/diagnostics.js';
 import { createRedactor } from '../../../core/redact.js';
 import type { Desired, Diagnostic } from '../../../core/types.js';
 import { checkReferences, declaredObjects } from '../../../source/index.js';
@@ -54,6 +54,7 @@ export function renderValidation(desired: Desired, options: ReportOptions = {}):
       resources,
       files: desired.stats.files,
       skipped: desired.stats.skipped,
+      skippedDocuments: desired.skips ?? [],
       errors,
       warnings,
       diagnostics: shown.map(diagnosticJson),
@@ -62,6 +63,7 @@ export function renderValidation(desired: Desired, options: ReportOptions = {}):
   } else {
     const lines = shown.map((d) => redact(formatDiagnostic(d)));
     if (!options.quiet) {
+      for (const skip of desired.skips ?? []) lines.push(redact(formatSkip(skip)));
       const verdict =
         errors === 0
           ? `valid${warnings > 0 ? ` (${plural(warnings, 'warning')})` : ''}`
