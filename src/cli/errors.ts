@@ -1,6 +1,9 @@
 import { safeMessage } from '../core/safe-text.js';
 
-/** A one-line message for any thrown value; never a stack trace, never a raw control character. */
+/**
+ * The message of any thrown value; never a stack trace, never a raw control character. Its lines
+ * stay lines (several refusals of wsync.yaml are one per line), each made safe on its own.
+ */
 export function errorMessage(err: unknown): string {
-  return safeMessage(err instanceof Error ? err.message : String(err));
+  return (err instanceof Error ? err.message : String(err)).split('\n').map(safeMessage).join('\n');
 }

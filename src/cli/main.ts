@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../util/package-root.js';
 import { registerCommands } from './commands/index.js';
+import { shortUsageErrors } from './help.js';
 import { expandPruneSpellings, PolicyFlagError } from './policy.js';
+import { expandKindLists } from './selection.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
@@ -14,9 +16,9 @@ export function createProgram(): Command {
   const program = new Command('wsync')
     .description('Keep an observability workspace equal to a directory of YAML files.')
     .version(version())
-    .showHelpAfterError()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
   registerCommands(program);
+  shortUsageErrors(program);
   return program;
 }
 
@@ -25,7 +27,7 @@ export async function main(argv: string[]): Promise<number> {
   const program = createProgram();
   program.exitOverride();
   try {
-    await program.parseAsync(expandPruneSpellings(argv));
+    await program.parseAsync(expandKindLists(expandPruneSpellings(argv)));
   } catch (err) {
     if (err instanceof PolicyFlagError) {
       process.stderr.write(`wsync: ${err.message}\n`);

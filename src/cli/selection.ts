@@ -14,7 +14,33 @@ export interface SelectionFlags {
 export function addSelectionOptions(cmd: Command): Command {
   return cmd
     .option('--target <KIND/NAME>', 'plan only this resource (NAME may hold * and ?); repeatable; references are still checked, nothing is pruned', collect)
-    .option('--kind <KIND>', 'plan only the resources of this kind; repeatable', collect);
+    .option('--kind <KIND>', 'plan only the resources of this kind; repeatable (--kinds A,B too)', collect);
+}
+
+/**
+ * `--kinds A,B` (and `--kinds=A,B`) is `--kind A --kind B`: one spelling for every command that
+ * takes kinds, the other accepted. Rewritten before commander parses, like --prune=all:KIND.
+ */
+export function expandKindLists(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const inline = /^--kinds=(.*)$/s.exec(arg);
+    if (arg !== '--kinds' && !inline) {
+      out.push(arg);
+      continue;
+    }
+    const list = inline ? inline[1]! : argv[++i];
+    if (list === undefined) throw new PolicyFlagError('--kinds: name at least one kind, e.g. --kinds Monitor,Notifier');
+    const kinds = list.split(',').map((part) => part.trim()).filter((part) => part !== '');
+    if (kinds.length === 0) throw new PolicyFlagError('--kinds: name at least one kind, e.g. --kinds Monitor,Notifier');
+    for (const kind of kinds) out.push('--kind', kind);
+  }
+  return out;
 }
 
 function kindOf(text: string, flag: string): KindName {

@@ -176,7 +176,7 @@ describe('wsync export (CLI, emulator)', () => {
 
     const unknown = await wsync(['export', '--out', join(work, 'none'), '--kinds', 'Monitor,Widgets']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('--kinds: unknown kind "Widgets"');
+    expect(unknown.stderr).toContain('--kind: unknown kind "Widgets"');
     expect(existsSync(join(work, 'none'))).toBe(false);
   });
 

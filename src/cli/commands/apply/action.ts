@@ -153,7 +153,7 @@ export async function runApply(dirArg: string, flags: ApplyFlags): Promise<numbe
       caught instanceof StateLockedError ||
       caught instanceof InventoryFileError
     ) {
-      err(`apply: ${safeMessage(caught.message)}`);
+      err(`apply: ${errorMessage(caught)}`);
       return 1;
     }
     err(`apply: ${errorMessage(caught)}${plan ? '' : '; nothing was written'}`);

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { addConnectionOptions, addTrustConfigOption } from '../../connection.js';
+import { addHelpFooter, CONNECTION_VARIABLES, TREE_VARIABLES } from '../../help.js';
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
 import { addPolicyOptions, type PolicyFlags } from '../../policy.js';
 import { addSelectionOptions, type SelectionFlags } from '../../selection.js';
@@ -38,6 +39,15 @@ export function register(program: Command): void {
   addPolicyOptions(cmd);
   addSelectionOptions(cmd);
   addLimitOptions(cmd);
+  addHelpFooter(cmd, {
+    variables: [...CONNECTION_VARIABLES, ...TREE_VARIABLES, 'WSYNC_STATE_DIR'],
+    examples: [
+      ['wsync apply workspace', 'make the workspace equal to the files (deletes nothing)'],
+      ['wsync apply --plan plan.json workspace', 'apply a reviewed plan, only if nothing it was made from has moved'],
+      ['wsync apply --prune workspace', 'also delete the objects wsync owns that the files no longer declare'],
+      ['wsync apply --kinds Monitor,Notifier workspace', 'only these kinds (nothing is pruned)'],
+    ],
+  });
   cmd.action(async (dir: string, options: ApplyFlags) => {
     // Loaded when run: start-up of the other commands never pays for the client and apply.
     const { runApply } = await import('./action.js');

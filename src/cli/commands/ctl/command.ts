@@ -1,4 +1,5 @@
 import { Argument, Option, type Command } from 'commander';
+import { addHelpFooter } from '../../help.js';
 
 export interface CtlFlags {
   daemon?: string;
@@ -9,7 +10,7 @@ export interface CtlFlags {
 }
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('ctl')
     .description('control a running `wsync run`: suspend (plan only, write nothing), resume, reconcile now, status')
     .addArgument(new Argument('<verb>', 'what to ask').choices(['suspend', 'resume', 'reconcile', 'status']))
@@ -22,4 +23,12 @@ export function register(program: Command): void {
       const { runCtl } = await import('./action.js');
       process.exitCode = await runCtl(verb, options, process.env);
     });
+  addHelpFooter(cmd, {
+    variables: ['WSYNC_DAEMON_URL', 'WSYNC_LISTEN', 'WSYNC_CONTROL_TOKEN', 'WSYNC_CONTROL_TOKEN_FILE'],
+    examples: [
+      ['wsync ctl status', 'what the daemon on this machine is doing (needs no token)'],
+      ['wsync ctl suspend --control-token-file /etc/wsync/control', 'stop writing (it still plans and reports), e.g. during an incident'],
+      ['wsync ctl reconcile --daemon http://wsync.ops:9464 --control-token-file control', 'reconcile now instead of at the next change'],
+    ],
+  });
 }

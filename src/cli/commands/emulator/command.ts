@@ -1,4 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { addHelpFooter } from '../../help.js';
 
 export interface EmulatorFlags {
   port: number;
@@ -48,7 +49,7 @@ function latencyRange(value: string): [number, number] {
 }
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('emulator')
     .description('serve a local, in-memory Workspace API v2 for tests, demos and CI')
     .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').argParser(integerIn(0, 65535)).default(0))
@@ -77,4 +78,11 @@ export function register(program: Command): void {
       const { runEmulator } = await import('./action.js');
       await runEmulator(flags);
     });
+  addHelpFooter(cmd, {
+    variables: ['WSYNC_EMULATOR_TOKEN'],
+    examples: [
+      ['wsync emulator --port 8080 --token dev', 'a local workspace: WSYNC_URL=http://127.0.0.1:8080 WSYNC_TOKEN=dev'],
+      ['wsync emulator --state emu.json --fault-rate 0.05 --latency 10-50', 'kept across restarts, with faults and latency, for a CI rehearsal'],
+    ],
+  });
 }

@@ -20,19 +20,19 @@ export class ExportUsageError extends Error {
   }
 }
 
-/** `--kinds Monitor,notifiers,...` -> kinds in dependency order; absent: every kind. */
-export function parseKinds(text: string | undefined): KindName[] {
-  if (text === undefined || text.trim() === '') return [...KIND_NAMES];
+/** `--kind Monitor --kind notifiers` (or `--kinds A,B`) -> kinds in dependency order; absent: every kind. */
+export function parseKinds(names: readonly string[] | undefined): KindName[] {
+  if (names === undefined || names.length === 0) return [...KIND_NAMES];
   const wanted = new Set<KindName>();
-  for (const part of text.split(',')) {
+  for (const part of names) {
     if (part.trim() === '') continue;
     const kind = parseKindName(part);
     if (kind === undefined) {
-      throw new ExportUsageError(`--kinds: unknown kind "${part.trim()}" (kinds: ${KIND_NAMES.join(', ')})`);
+      throw new ExportUsageError(`--kind: unknown kind "${part.trim()}" (kinds: ${KIND_NAMES.join(', ')})`);
     }
     wanted.add(kind);
   }
-  if (wanted.size === 0) throw new ExportUsageError('--kinds: name at least one kind');
+  if (wanted.size === 0) throw new ExportUsageError('--kind: name at least one kind');
   return KIND_NAMES.filter((kind) => wanted.has(kind));
 }
 
@@ -57,7 +57,7 @@ export async function runExport(dirArg: string | undefined, flags: ExportFlags):
     const outArg = flags.out ?? dirArg;
     if (outArg === undefined || outArg.trim() === '') throw new ExportUsageError('name the output directory with --out DIR');
     const out = resolve(outArg);
-    const kinds = parseKinds(flags.kinds);
+    const kinds = parseKinds(flags.kind);
     // DIR is where files go, not a workspace: its wsync.yaml (if any) is not read.
     const settings = resolveSettings(undefined, flags, process.env);
     const adopt = flags.adopt !== false;

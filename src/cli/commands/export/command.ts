@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import { addConnectionOptions, type ConnectionFlags } from '../../connection.js';
+import { addHelpFooter, CONNECTION_VARIABLES } from '../../help.js';
+import { collect } from '../../policy.js';
 
 export interface ExportFlags extends ConnectionFlags {
   out?: string;
-  kinds?: string;
+  kind?: string[];
   force?: boolean;
   adopt?: boolean;
   stateDir?: string;
@@ -16,13 +18,21 @@ export function register(program: Command): void {
     .description('write the live workspace as resource files that plan then reports as "no changes"')
     .argument('[dir]', 'output directory (same as --out)')
     .option('--out <dir>', 'output directory; must be empty or absent unless --force')
-    .option('--kinds <list>', 'comma-separated kinds to export, e.g. Monitor,Notifier (default: every kind)')
+    .option('--kind <KIND>', 'export only the objects of this kind; repeatable (--kinds A,B too; default: every kind)', collect)
     .option('--force', 'write into a non-empty directory, replacing the folders of the exported kinds', false)
     .option('--adopt', 'record the exported objects in the inventory as owned by wsync (the default)')
     .option('--no-adopt', 'leave the inventory alone: the next plan shows each exported object as "adopt"')
     .option('--state-dir <dir>', 'the inventory the exported objects are recorded in (default: OUT/.wsync, where plan looks)')
     .option('--schema-base <url|path>', 'where the files\' $schema lines point (default: the schemas, written to OUT/.schemas)');
   addConnectionOptions(cmd);
+  addHelpFooter(cmd, {
+    variables: CONNECTION_VARIABLES.filter((name) => name !== 'WSYNC_TRUST_CONFIG'),
+    examples: [
+      ['wsync export --out workspace', 'start a tree from the workspace as it is'],
+      ['wsync export --kind Dashboard --force workspace', 'bring dashboards edited in the UI back into the tree'],
+      ['wsync export --kinds Monitor,Notifier --no-adopt --out review', 'a copy to look at, leaving ownership alone'],
+    ],
+  });
   cmd.action(async (dir: string | undefined, options: ExportFlags) => {
     // Loaded when run: start-up of the other commands never pays for the client and the exporter.
     const { runExport } = await import('./action.js');

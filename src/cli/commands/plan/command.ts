@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { addConnectionOptions, addTrustConfigOption } from '../../connection.js';
+import { addHelpFooter, CONNECTION_VARIABLES, TREE_VARIABLES } from '../../help.js';
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
 import { addPolicyOptions, type PolicyFlags } from '../../policy.js';
 import { addSelectionOptions, type SelectionFlags } from '../../selection.js';
@@ -38,6 +39,15 @@ export function register(program: Command): void {
   addPolicyOptions(cmd);
   addSelectionOptions(cmd);
   addLimitOptions(cmd);
+  addHelpFooter(cmd, {
+    variables: [...CONNECTION_VARIABLES, ...TREE_VARIABLES, 'WSYNC_STATE_DIR'],
+    examples: [
+      ['wsync plan workspace', 'what apply would change'],
+      ['wsync plan --base origin/main --format markdown workspace > plan.md', "a pull request's plan, deletes by the change included, as a comment"],
+      ['wsync plan --out plan.json --detailed-exitcode workspace', 'save the plan for apply --plan; exit 2 when there are changes'],
+      ["wsync plan --kind Monitor --target 'Notifier/oncall-*' workspace", 'only the monitors and the oncall notifiers'],
+    ],
+  });
   cmd.action(async (dir: string, options: PlanFlags) => {
     // Loaded when run: start-up of the other commands never pays for the client and the planner.
     const { runPlan } = await import('./action.js');

@@ -4,6 +4,7 @@ import { addLimitOptions, type LimitFlags } from '../../limits.js';
 import { addPolicyOptions, type PolicyFlags } from '../../policy.js';
 import type { SettingsFlags } from '../../settings.js';
 import type { NotifyFlags } from './notifications.js';
+import { addHelpFooter, CONNECTION_VARIABLES, TREE_VARIABLES } from '../../help.js';
 
 export interface RunFlags extends PolicyFlags, SettingsFlags, LimitFlags, NotifyFlags {
   tokenOutputDir?: string;
@@ -40,6 +41,29 @@ export function register(program: Command): void {
   addTrustConfigOption(cmd);
   addPolicyOptions(cmd);
   addLimitOptions(cmd);
+  addHelpFooter(cmd, {
+    variables: [
+      ...CONNECTION_VARIABLES,
+      ...TREE_VARIABLES,
+      'WSYNC_STATE_DIR',
+      'WSYNC_LISTEN',
+      'WSYNC_RESYNC',
+      'WSYNC_LOG_LEVEL',
+      'WSYNC_SUSPEND',
+      'WSYNC_CONTROL_TOKEN',
+      'WSYNC_CONTROL_TOKEN_FILE',
+      'WSYNC_NOTIFY_WEBHOOK_URL',
+      'WSYNC_NOTIFY_WEBHOOK_SECRET',
+      'WSYNC_NOTIFY_WEBHOOK_SECRET_FILE',
+      'WSYNC_NOTIFY_SLACK_URL',
+      'WSYNC_NOTIFY_SLACK_URL_FILE',
+    ],
+    examples: [
+      ['wsync run /git/workspace', "next to git-sync: reconcile at start, on every change of the link's target, and every 5 minutes"],
+      ['wsync run --suspended --listen 0.0.0.0:9464 /git/workspace', 'plan and report only, metrics on every address, until wsync ctl resume'],
+      ['wsync run --prune --control-token-file /etc/wsync/control workspace', 'also prune, and accept wsync ctl suspend/resume/reconcile'],
+    ],
+  });
   cmd.action(async (dir: string, options: RunFlags) => {
     // Loaded when run: start-up of the other commands never pays for the daemon, pino and undici.
     const { runDaemon } = await import('./action.js');

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
+import { addHelpFooter } from '../../help.js';
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('schema')
     .description('print the JSON Schemas of the resource files (for editors: yaml-language-server)')
     .argument('[kind]', 'a kind (Monitor, monitors, ...) or "envelope"; without it, list them')
@@ -18,4 +19,11 @@ export function register(program: Command): void {
       process.stderr.write(result.stderr);
       process.exitCode = result.exitCode;
     });
+  addHelpFooter(cmd, {
+    examples: [
+      ['wsync schema', 'list the kinds and their schema files'],
+      ['wsync schema --write .schemas', 'copy the schemas into the tree for the editor (# yaml-language-server: $schema=../.schemas/monitor.json)'],
+      ['wsync schema Monitor', "print one kind's schema"],
+    ],
+  });
 }

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { addHelpFooter, TREE_VARIABLES } from '../../help.js';
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
 
 export interface ValidateFlags extends LimitFlags {
@@ -18,6 +19,14 @@ export function register(program: Command): void {
     .option('--secrets-as-written', 'check ${env:} and ${file:} references as written and read none (a run without the secrets, e.g. a pull request from a fork)')
     .option('-q, --quiet', 'print errors only');
   addLimitOptions(cmd);
+  addHelpFooter(cmd, {
+    variables: TREE_VARIABLES,
+    examples: [
+      ['wsync validate', 'check the tree in the current directory'],
+      ['wsync validate monitors/checkout.yaml dashboards/checkout.yaml', 'check the files a commit changes (a pre-commit hook)'],
+      ['wsync validate --secrets-as-written --format json workspace', 'in a pull request from a fork, without the secrets; JSON for a bot'],
+    ],
+  });
   cmd.action(async (paths: string[], options: ValidateFlags) => {
     // Loaded here, not at start-up: the other commands never pay for yaml and ajv.
     const { validateCommand } = await import('./action.js');

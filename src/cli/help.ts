@@ -1,0 +1,65 @@
+// What every command's --help ends with: the environment variables it reads, then examples of its
+// common real uses; and the short error for a mistyped option (its did-you-mean and where the help is).
+import type { Command } from 'commander';
+
+/** Every WSYNC_* variable a command reads, and what it stands for. */
+const VARIABLES = {
+  WSYNC_URL: 'API root (--url)',
+  WSYNC_TOKEN: 'API token (--token)',
+  WSYNC_TOKEN_FILE: 'file holding the API token (--token-file)',
+  WSYNC_ORG_ID: 'organization id for personal tokens (--org-id)',
+  WSYNC_INSECURE: '1: allow plain http:// to a host that is not loopback (--insecure)',
+  WSYNC_TRUST_CONFIG: "1: use wsync.yaml's url, orgId, tokenFile and insecure (--trust-config)",
+  WSYNC_SECRETS_DIR: 'root for ${file:PATH} secrets (--secrets-dir)',
+  WSYNC_STATE_DIR: 'inventory of owned objects (--state-dir)',
+  WSYNC_MAX_INPUT_BYTES: 'most YAML the tree may hold (--max-input-bytes)',
+  WSYNC_MAX_RESOURCES: 'most resources the tree may declare (--max-resources)',
+  WSYNC_LISTEN: 'health, metrics and status address (--listen)',
+  WSYNC_RESYNC: 'schedule of the drift-correcting reconcile (--resync)',
+  WSYNC_LOG_LEVEL: 'log level (--log-level)',
+  WSYNC_SUSPEND: '1: start suspended (--suspended)',
+  WSYNC_CONTROL_TOKEN: 'the control token itself',
+  WSYNC_CONTROL_TOKEN_FILE: 'file holding the control token (--control-token-file)',
+  WSYNC_NOTIFY_WEBHOOK_URL: 'webhook for events (--notify-webhook)',
+  WSYNC_NOTIFY_WEBHOOK_SECRET: 'HMAC key of the webhook signature itself',
+  WSYNC_NOTIFY_WEBHOOK_SECRET_FILE: 'file holding that key (--notify-webhook-secret-file)',
+  WSYNC_NOTIFY_SLACK_URL: 'Slack incoming webhook URL itself',
+  WSYNC_NOTIFY_SLACK_URL_FILE: 'file holding that URL (--notify-slack-url-file)',
+  WSYNC_DAEMON_URL: "the daemon's port (--daemon)",
+  WSYNC_EMULATOR_TOKEN: 'the admin token the emulator accepts (--token)',
+} as const;
+
+export type Variable = keyof typeof VARIABLES;
+
+/** The variables of a command that talks to the workspace. */
+export const CONNECTION_VARIABLES: readonly Variable[] = ['WSYNC_URL', 'WSYNC_TOKEN', 'WSYNC_TOKEN_FILE', 'WSYNC_ORG_ID', 'WSYNC_INSECURE', 'WSYNC_TRUST_CONFIG'];
+/** The variables of a command that reads a tree of files. */
+export const TREE_VARIABLES: readonly Variable[] = ['WSYNC_SECRETS_DIR', 'WSYNC_MAX_INPUT_BYTES', 'WSYNC_MAX_RESOURCES'];
+
+function table(rows: readonly (readonly [string, string])[]): string {
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`).join('\n');
+}
+
+/**
+ * Adds "Environment:" (the variables the command reads, flags win over them) and "Examples:"
+ * (command line, what it does) to the end of the command's --help.
+ */
+export function addHelpFooter(cmd: Command, footer: { variables?: readonly Variable[]; examples: readonly (readonly [string, string])[] }): Command {
+  const parts: string[] = [];
+  if (footer.variables && footer.variables.length > 0) {
+    parts.push(`Environment (a flag wins over its variable):\n${table(footer.variables.map((name) => [name, VARIABLES[name]]))}`);
+  }
+  const examples = footer.examples.map(([line, what]) => `  # ${what}\n  ${line}`).join('\n');
+  parts.push(`Examples:\n${examples}`);
+  return cmd.addHelpText('after', `\n${parts.join('\n\n')}\n`);
+}
+
+/**
+ * A mistyped option or command is a short error: commander's message and did-you-mean, then where
+ * the help is, instead of the whole help.
+ */
+export function shortUsageErrors(program: Command): void {
+  program.showHelpAfterError(`(see ${program.name()} --help)`);
+  for (const cmd of program.commands) cmd.showHelpAfterError(`(see ${program.name()} ${cmd.name()} --help)`);
+}
