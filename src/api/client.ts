@@ -1,5 +1,6 @@
 // The only code that speaks HTTP: auth, timeouts, retries, rate-limit pacing and error bodies.
 import pLimit from 'p-limit';
+import { createRedactor } from '../core/redact.js';
 import { safeLine } from '../core/safe-text.js';
 import type { JsonValue } from '../core/types.js';
 import { ApiError } from './errors.js';
@@ -266,7 +267,7 @@ function scrub(text: string, token: () => string): string {
   } catch {
     return text;
   }
-  return secret.length > 0 && text.includes(secret) ? text.split(secret).join('(sensitive)') : text;
+  return createRedactor([secret])(text);
 }
 
 /** A server's text as one line of a message: whitespace collapsed, controls escaped, cut when long. */

@@ -408,6 +408,10 @@ export class Daemon {
         onChange: (event) => this.onChange(event, snap.revision),
         incremental: this.incremental,
         confirmSource: () => this.linkMoved(snap),
+        // Known before the first change is logged: a name may hold one of them.
+        onPlan: (_plan, desired) => {
+          this.secretValues = desired.secretValues;
+        },
       });
       this.secretValues = outcome.desired.secretValues;
       record.result = outcome.status;
@@ -477,7 +481,7 @@ export class Daemon {
     const fields = {
       revision,
       kind: event.kind,
-      key: event.key,
+      key: this.redact(event.key),
       action: event.action,
       outcome: event.outcome,
       id: event.id,
@@ -506,7 +510,7 @@ export class Daemon {
     const plan = outcome?.plan;
     if (plan) {
       record.drift = driftOf(plan).length;
-      this.status.pendingDrift = pendingDrift(plan, outcome.result);
+      this.status.pendingDrift = pendingDrift(plan, outcome.result, (text) => this.redact(text));
       this.metrics.setDrift(countByKind(this.status.pendingDrift));
     }
     if (outcome && record.message === undefined) record.message = this.failureMessage(outcome);

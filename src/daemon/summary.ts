@@ -17,14 +17,18 @@ export function driftOf(plan: Plan): Change[] {
   return plan.changes.filter(isDrift);
 }
 
-/** What still differs after a reconcile: the plan's drift minus what apply did. */
-export function pendingDrift(plan: Plan, result: ApplyResult | undefined): DriftItem[] {
+/**
+ * What still differs after a reconcile: the plan's drift minus what apply did. Keys and reasons
+ * go through `redact` (a name may hold an interpolated secret): the status page, /status, the
+ * metrics and the notifications all show these items.
+ */
+export function pendingDrift(plan: Plan, result: ApplyResult | undefined, redact: (text: string) => string): DriftItem[] {
   const done = new Set((result?.events ?? []).filter((e) => e.outcome === 'done').map((e) => changeRef(e.kind, e.key)));
   return driftOf(plan)
     .filter((c) => !done.has(changeRef(c.kind, c.key)))
     .map((c) => {
-      const item: DriftItem = { kind: c.kind, key: c.key, action: c.action };
-      if (c.reason !== undefined) item.reason = c.reason;
+      const item: DriftItem = { kind: c.kind, key: redact(c.key), action: c.action };
+      if (c.reason !== undefined) item.reason = redact(c.reason);
       return item;
     });
 }

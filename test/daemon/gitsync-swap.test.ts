@@ -2,19 +2,17 @@
 // reading the old worktree then must never prune what the missing files declare (issue #30).
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
-import { pino } from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/core/types.js';
-import { Daemon } from '../../src/daemon/daemon.js';
 import { useTestEmulator } from '../support/emulator.js';
 import { useScratch } from '../support/tree.js';
-import { waitUntil } from '../support/wait.js';
+import { useInProcessDaemons } from '../support/daemon.js';
 import { notifierYaml } from '../support/yaml.js';
 
 const emulator = useTestEmulator();
 const scratch = useScratch('wsync-swap-');
+const startDaemon = useInProcessDaemons(emulator);
 
 const FOLDERS = 30;
 const PADDING_PER_FOLDER = 50;
@@ -77,47 +75,17 @@ function prepareWorktrees(root: string, rounds: number): string[] {
   return revisions;
 }
 
-interface Line {
-  msg?: string;
-  result?: string;
-  revision?: string;
-}
-
-function memoryLogger(lines: Line[]): pino.Logger {
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const text of chunk.toString().split('\n')) if (text.trim() !== '') lines.push(JSON.parse(text) as Line);
-      done();
-    },
-  });
-  return pino({ level: 'info' }, sink);
-}
-
-const daemons: Daemon[] = [];
-afterAll(async () => {
-  for (const daemon of daemons) await daemon.stop('test over');
-});
-
 describe('the daemon under git-sync swaps that remove the old worktree at once', () => {
   it(`never deletes: ${ROUNDS} swaps of ${FOLDERS * (PADDING_PER_FOLDER + 1)} files while reconciles run, prune on, every budget open`, async () => {
     const root = await scratch.dir();
     const revisions = prepareWorktrees(root, ROUNDS);
-    const lines: Line[] = [];
-    const daemon = await Daemon.start({
+    const { lines, waitFor } = await startDaemon({
       dir: join(root, 'current'),
       stateDir: join(root, '.wsync'),
-      listen: { host: '127.0.0.1', port: 0 },
-      resync: null,
-      debounceMs: 0,
       // Prune on, and nothing that would refuse a large delete: only the read can stop one.
       policy: { ...DEFAULT_POLICY, prune: true, maxDeletes: 1_000_000, maxDeleteRatio: 1, allowOverBudget: true, allowEmpty: true },
-      env: {},
-      connection: { url: emulator.url, token: () => emulator.token, retryBaseMs: 1 },
-      reloadConnection: () => ({ url: emulator.url, token: () => emulator.token }),
-      logger: memoryLogger(lines),
     });
-    daemons.push(daemon);
-    await waitUntil(() => lines.some((l) => l.msg === 'reconcile' && l.result === 'applied'), { timeoutMs: 30_000 });
+    await waitFor((l) => l.msg === 'reconcile' && l.result === 'applied');
     expect((await emulator.state()).notifiers?.filter((n) => String(n.name).startsWith('swap-'))).toHaveLength(FOLDERS);
     await emulator.clearRequests();
 
@@ -128,9 +96,7 @@ describe('the daemon under git-sync swaps that remove the old worktree at once',
     });
     await gitSync.terminate();
     const last = revisionName(ROUNDS);
-    await waitUntil(() => lines.some((l) => l.msg === 'reconcile' && l.revision === last && (l.result === 'applied' || l.result === 'planned')), {
-      timeoutMs: 30_000,
-    });
+    await waitFor((l) => l.msg === 'reconcile' && l.revision === last && (l.result === 'applied' || l.result === 'planned'));
 
     const reconciles = lines.filter((l) => l.msg === 'reconcile');
     const story = reconciles.map((l) => `${l.revision}: ${l.result}`).join(', ');

@@ -58,11 +58,14 @@ describe('drift', () => {
         { kind: 'Monitor', key: 'b', action: 'update', outcome: 'done', durationMs: 1 },
         { kind: 'Notifier', key: 'c', action: 'create', outcome: 'failed', message: 'boom', durationMs: 1 },
       ]),
+      (text) => text,
     );
     expect(pending.map((p) => `${p.kind}/${p.key}`)).toEqual(['Notifier/c', 'Monitor/d']);
     expect(countByKind(pending)).toEqual(new Map([['Notifier', 1], ['Monitor', 1]]));
     // Without an apply (observe mode), all drift is pending.
-    expect(pendingDrift(plan(changes), undefined)).toHaveLength(3);
+    expect(pendingDrift(plan(changes), undefined, (text) => text)).toHaveLength(3);
+    // Keys and reasons go through the redaction.
+    expect(pendingDrift(plan(changes), undefined, (text) => text.replace('c', '(sensitive)')).map((p) => p.key)).toEqual(['b', '(sensitive)', 'd']);
   });
 
   it('reads change counts from the apply result, zeros without one', () => {

@@ -1,9 +1,14 @@
-// `wsync run` as a real process against an in-process emulator, read through its JSON log lines.
-// The daemon tests are end-to-end: nothing of ours is mocked.
+// `wsync run` as a real process against an in-process emulator, read through its JSON log lines
+// (or the daemon in this process, useInProcessDaemons). Nothing of ours is mocked.
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
+import { DEFAULT_POLICY } from '../../src/core/types.js';
+import { Daemon, type DaemonConfig } from '../../src/daemon/daemon.js';
 import { spawnCli, type RunningCli } from './cli.js';
-import { startTestEmulator, type TestEmulator } from './emulator.js';
+import { startTestEmulator, type EmulatorClient, type TestEmulator } from './emulator.js';
 import { removeDir, tempDir } from './tree.js';
+import { waitUntil } from './wait.js';
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string; time?: string };
 
@@ -200,5 +205,52 @@ export function useDaemonSuite(): DaemonSuite {
       daemons.push(daemon);
       return daemon;
     },
+  };
+}
+
+/** A daemon in this process (`Daemon.start`), its JSON log lines kept in `lines`. */
+export interface InProcessDaemon {
+  daemon: Daemon;
+  lines: LogLine[];
+  /** Waits for a log line matching `pred`. */
+  waitFor(pred: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
+}
+
+/**
+ * Daemons started in this process against `emulator` (enforce mode, no schedule, no debounce unless
+ * `config` says otherwise); every one is stopped after the file's tests. For engine behaviour
+ * (what the daemon reads, writes and shows); spawn `wsync run` (useDaemonSuite) for the process.
+ */
+export function useInProcessDaemons(emulator: EmulatorClient): (config: Pick<DaemonConfig, 'dir' | 'stateDir'> & Partial<DaemonConfig>) => Promise<InProcessDaemon> {
+  const daemons: Daemon[] = [];
+  afterAll(async () => {
+    for (const daemon of daemons.splice(0)) await daemon.stop('test over');
+  });
+  return async (config) => {
+    const lines: LogLine[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const text of chunk.toString().split('\n')) if (text.trim() !== '') lines.push(parseLine(text));
+        done();
+      },
+    });
+    const daemon = await Daemon.start({
+      listen: { host: '127.0.0.1', port: 0 },
+      resync: null,
+      debounceMs: 0,
+      policy: DEFAULT_POLICY,
+      env: {},
+      connection: { url: emulator.url, token: () => emulator.token, retryBaseMs: 1 },
+      reloadConnection: () => ({ url: emulator.url, token: () => emulator.token }),
+      logger: pino({ level: 'info' }, sink),
+      ...config,
+    });
+    daemons.push(daemon);
+    const waitFor = async (pred: (line: LogLine) => boolean, timeoutMs = 30_000): Promise<LogLine> => {
+      let found: LogLine | undefined;
+      await waitUntil(() => (found = lines.find(pred)) !== undefined, { timeoutMs, what: 'a daemon log line' });
+      return found as LogLine;
+    };
+    return { daemon, lines, waitFor };
   };
 }

@@ -29,16 +29,6 @@ function diagnosticJson(d: Diagnostic): Record<string, unknown> {
   return out;
 }
 
-/** Secrets as they appear inside JSON strings too (quotes, backslashes and newlines escaped). */
-function redactorFor(desired: Desired): (text: string) => string {
-  const forms = new Set<string>();
-  for (const value of desired.secretValues) {
-    forms.add(value);
-    forms.add(JSON.stringify(value).slice(1, -1));
-  }
-  return createRedactor(forms);
-}
-
 /** What `wsync validate` prints for a Desired, and its exit code (0 valid, 1 not). */
 export function renderValidation(desired: Desired, options: ReportOptions = {}): ValidateResult {
   const all = sortDiagnostics([...desired.diagnostics, ...checkReferences(desired.resources, declaredObjects(desired))]);
@@ -46,7 +36,7 @@ export function renderValidation(desired: Desired, options: ReportOptions = {}):
   const warnings = all.length - errors;
   const shown = options.quiet ? all.filter((d) => d.severity === 'error') : all;
   const resources = desired.stats.documents - desired.stats.skipped;
-  const redact = redactorFor(desired);
+  const redact = createRedactor(desired.secretValues);
   let output: string;
   if (options.format === 'json') {
     const report = {
