@@ -59,9 +59,37 @@ function sendJson(res: ServerResponse, status: number, body: Record<string, unkn
   send(res, status, 'application/json; charset=utf-8', `${JSON.stringify(body)}\n`);
 }
 
+/** No route reads a body (control requests carry none); a few bytes (`curl -d ''`) are let through. */
+export const MAX_REQUEST_BODY_BYTES = 1024;
+/** Whole request (headers and body) and headers alone: probes, scrapes and control requests are small. */
+export const REQUEST_TIMEOUT_MS = 10_000;
+export const HEADERS_TIMEOUT_MS = 5_000;
+
+/**
+ * Why the request's body is refused before anything else is looked at, or undefined. A body is
+ * never read: a request that has one is answered and its connection closed, so the server never
+ * drains what a client keeps sending (Node reads the rest of a kept-alive request's body otherwise).
+ */
+function refusedBody(req: IncomingMessage, res: ServerResponse): boolean {
+  const length = req.headers['content-length'];
+  const chunked = req.headers['transfer-encoding'] !== undefined;
+  if (!chunked && (length === undefined || length === '0')) return false;
+  res.setHeader('connection', 'close');
+  if (chunked) {
+    send(res, 411, 'text/plain; charset=utf-8', 'a request body must give its length (Content-Length); the daemon reads none\n');
+    return true;
+  }
+  if (!/^\d+$/.test(length ?? '') || Number(length) > MAX_REQUEST_BODY_BYTES) {
+    send(res, 413, 'text/plain; charset=utf-8', `request bodies are not read: at most ${MAX_REQUEST_BODY_BYTES} bytes are accepted\n`);
+    return true;
+  }
+  return false;
+}
+
 async function handle(routes: Routes, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   const action = path.slice(1);
+  if (refusedBody(req, res)) return;
   if (isControlAction(action)) {
     if (req.method !== 'POST') {
       res.setHeader('allow', 'POST');
@@ -70,6 +98,8 @@ async function handle(routes: Routes, req: IncomingMessage, res: ServerResponse)
     }
     const answer = routes.control(action, req.headers.authorization);
     if (answer.status === 401) res.setHeader('www-authenticate', 'Bearer');
+    // Not authorised: the connection ends with the answer, nothing more of the request is read.
+    if (answer.status !== 200) res.setHeader('connection', 'close');
     sendJson(res, answer.status, answer.body);
     return;
   }
@@ -118,8 +148,11 @@ export async function startHttpServer(listen: ListenAddress, routes: Routes): Pr
       else res.destroy();
     });
   });
-  // Probes and scrapes are short; keep idle sockets from holding shutdown up.
+  // Probes and scrapes are short; keep idle sockets from holding shutdown up, and slow clients from
+  // holding sockets at all.
   server.keepAliveTimeout = 5000;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(listen.port, listen.host, () => {

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseListen, startHttpServer, type HttpServer } from '../../src/daemon/http.js';
 import { DaemonMetrics } from '../../src/daemon/metrics.js';
@@ -134,5 +135,83 @@ describe('http server', () => {
     expect(await (await fetch(`${server.url}/status`)).json()).toEqual({ ready: true });
     expect((await fetch(`${server.url}/suspend`)).status).toBe(405);
     expect((await fetch(`${server.url}/suspend`, { method: 'POST' })).status).toBe(403);
+  });
+});
+
+/**
+ * Sends `head` and then up to `limit` bytes of body as fast as the server takes them; resolves with
+ * what the server answered and how much of the body it let through before it closed the connection.
+ */
+function pushBody(url: string, head: string, limit: number): Promise<{ answer: string; sent: number }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let answer = '';
+    let sent = 0;
+    let closed = false;
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const pump = (): void => {
+      while (!closed && sent < limit) {
+        sent += chunk.length;
+        if (!socket.write(chunk)) return void socket.once('drain', pump);
+      }
+    };
+    socket.on('data', (data: Buffer) => (answer += data.toString()));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      closed = true;
+      resolve({ answer, sent });
+    });
+    socket.on('connect', () => {
+      socket.write(head);
+      pump();
+      // Everything sent: wait for the server to answer and close, or not.
+      const done = setInterval(() => {
+        if (sent >= limit && !closed) {
+          clearInterval(done);
+          setTimeout(() => socket.destroy(), 500);
+        }
+        if (closed) clearInterval(done);
+      }, 50);
+    });
+  });
+}
+
+describe('http server: request bodies and slow clients', () => {
+  const routes = {
+    healthz: () => ({ ok: true, body: 'ok\n' }),
+    readyz: () => ({ ok: true, body: 'ready\n' }),
+    metrics: async () => ({ contentType: 'text/plain', body: '' }),
+    statusPage: () => '',
+    statusJson: () => ({}),
+    control: () => ({ status: 401, body: { error: 'a valid control token is required' } }),
+  };
+  const LIMIT = 32 * 1024 * 1024;
+
+  it('answers a large body with 413 and closes, without draining it', async () => {
+    const server = await startHttpServer(parseListen('127.0.0.1:0'), routes);
+    servers.push(server);
+    const head = `POST /reconcile HTTP/1.1\r\nHost: x\r\nContent-Length: ${8 * 1024 * 1024 * 1024}\r\n\r\n`;
+    const { answer, sent } = await pushBody(server.url, head, LIMIT);
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    // The connection ended long before the 32 MiB were through (socket buffers aside).
+    expect(sent).toBeLessThan(LIMIT);
+  });
+
+  it('refuses a chunked body of unknown length the same way', async () => {
+    const server = await startHttpServer(parseListen('127.0.0.1:0'), routes);
+    servers.push(server);
+    const { answer, sent } = await pushBody(server.url, 'POST /reconcile HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n', LIMIT);
+    expect(answer).toMatch(/^HTTP\/1\.1 411 /);
+    expect(sent).toBeLessThan(LIMIT);
+  });
+
+  it('answers an unauthenticated control request with 401 and closes the connection, reading no body', async () => {
+    const server = await startHttpServer(parseListen('127.0.0.1:0'), routes);
+    servers.push(server);
+    const res = await fetch(`${server.url}/reconcile`, { method: 'POST', body: 'x'.repeat(100), headers: { authorization: 'Bearer wrong' } });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('connection')).toBe('close');
   });
 });
