@@ -1,3 +1,4 @@
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { controlToken, notificationTargets, startSuspended } from '../../../src/cli/commands/run/notifications.js';
@@ -52,5 +53,20 @@ describe('run: control token and suspension', () => {
     expect(startSuspended({}, { WSYNC_SUSPEND: '1' })).toBe(true);
     expect(startSuspended({ suspended: true }, {})).toBe(true);
     expect(startSuspended({}, {})).toBe(false);
+  });
+});
+
+describe('run: a notification URL file changed after start', () => {
+  it('is checked again at every read (each delivery reads it): plain http to another host or another scheme is refused', async () => {
+    const dir = scratch.tree({ 'slack-url': 'https://hooks.slack.com/services/T/B/first\n' });
+    const [slack] = notificationTargets({ notifySlackUrlFile: join(dir, 'slack-url') }, {}, undefined, false);
+    expect(slack?.url()).toBe('https://hooks.slack.com/services/T/B/first');
+    // The file is rewritten (a new inode and size, as a rotated Secret is).
+    await writeFile(join(dir, 'slack-url.new'), 'http://collector.example.net/steal\n');
+    await rename(join(dir, 'slack-url.new'), join(dir, 'slack-url'));
+    expect(() => slack?.url()).toThrow('notification target "slack": refusing plain http to collector.example.net');
+    await writeFile(join(dir, 'slack-url.new'), 'file:///etc/passwd\n');
+    await rename(join(dir, 'slack-url.new'), join(dir, 'slack-url'));
+    expect(() => slack?.url()).toThrow('only http:// and https:// are supported');
   });
 });

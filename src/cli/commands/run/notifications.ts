@@ -79,7 +79,15 @@ export function notificationTargets(flags: NotifyFlags, env: Env, config: Worksp
   for (const t of targets) {
     if (names.has(t.name)) throw new ConfigError(`notification target "${t.name}" is configured twice: give each a name of its own`);
     names.add(t.name);
-    parseWebhookUrl(t.url(), `notification target "${t.name}"`, insecure);
+    // At every read, not only now: a URL file is read again at each delivery, and whatever it
+    // holds then must pass the same https-or-loopback rule (the delivery fails otherwise).
+    const read = t.url;
+    t.url = () => {
+      const url = read();
+      parseWebhookUrl(url, `notification target "${t.name}"`, insecure);
+      return url;
+    };
+    t.url();
   }
   return targets;
 }
