@@ -1,6 +1,8 @@
 // npm run bench -- apply: 1,000 creates as one `wsync apply` process against the emulator limited
-// to 100 requests per second. At that rate 1,000 writes cannot take less than 10 s: the result is
-// the wall time against that floor, the write rate achieved and how many requests drew a 429.
+// as the service is, per minute (docs' api-limits page): 600 requests in each window of a minute
+// aligned to epoch minutes. The run starts one second into a minute, so its ~1,010 requests need
+// two windows and cannot end before the second one opens: that is the floor (59 s). The result is
+// the wall time against that floor, the most requests any window saw and how many drew a 429.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +11,15 @@ import { runWsync } from './lib/measure.mjs';
 
 const TOKEN = 'bench-admin-token';
 const CREATES = 1000;
-const RATE = 100;
-const FLOOR_MS = (CREATES / RATE) * 1000;
+const RATE_PER_MINUTE = 600;
+const WINDOW_MS = 60_000;
+
+/** Waits until `offsetMs` into the next minute, so every run meets the windows alike. */
+async function startOfMinute(offsetMs) {
+  const now = Date.now();
+  const at = Math.ceil(now / WINDOW_MS) * WINDOW_MS + offsetMs;
+  await new Promise((resolve) => setTimeout(resolve, at - now));
+}
 
 async function hook(url, method, path) {
   const res = await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}` } });
@@ -57,13 +66,15 @@ function writeTree(dir) {
 
 export default async function bench({ root, dist }) {
   const { startEmulator } = await import(pathToFileURL(join(dist, 'emulator', 'index.js')).href);
-  const emulator = await startEmulator({ port: 0, token: TOKEN, rateLimit: RATE, seedFile: join(root, 'scripts', 'demo-seed.json') });
+  const emulator = await startEmulator({ port: 0, token: TOKEN, rateLimit: RATE_PER_MINUTE, rateWindowSeconds: WINDOW_MS / 1000, seedFile: join(root, 'scripts', 'demo-seed.json') });
   const work = mkdtempSync(join(tmpdir(), 'wsync-bench-apply-'));
   try {
     const dir = join(work, 'tree');
     writeTree(dir);
     await hook(emulator.url, 'DELETE', '/_emulator/requests');
     const env = { WSYNC_URL: emulator.url, WSYNC_TOKEN: TOKEN, NO_COLOR: '1' };
+    await startOfMinute(1000);
+    const startedAt = Date.now();
     const run = await runWsync(root, ['apply', dir, '--state-dir', join(work, 'state')], env);
     if (run.code !== 0) throw new Error(`apply exited ${run.code}: ${run.stderr.slice(0, 2000)} ${run.stdout.slice(-2000)}`);
     const summary = /Apply complete: (\d+) created/.exec(run.stdout);
@@ -76,15 +87,29 @@ export default async function bench({ root, dist }) {
     const last = Date.parse(writes[writes.length - 1]?.at ?? '');
     const writeSpanMs = last - first;
     const writesPerSecond = (writes.length / run.wallMs) * 1000;
-    const ratio = run.wallMs / FLOOR_MS;
+    // The limit alone puts the last request in window k after the first one's (k = ceil(counted / limit) - 1).
+    const counted = log.filter((r) => r.status !== 429).length;
+    const firstWindow = Math.floor(Date.parse(log[0]?.at ?? '') / WINDOW_MS) * WINDOW_MS;
+    const windowsAfter = Math.ceil(counted / RATE_PER_MINUTE) - 1;
+    const floorMs = firstWindow + windowsAfter * WINDOW_MS - startedAt;
+    const ratio = run.wallMs / floorMs;
+    const perWindow = new Map();
+    for (const r of log) {
+      const w = Math.floor(Date.parse(r.at) / WINDOW_MS);
+      if (r.status !== 429) perWindow.set(w, (perWindow.get(w) ?? 0) + 1);
+    }
+    const busiest = Math.max(...perWindow.values());
 
     return {
       rows: [
         { name: 'objects created', value: created, unit: '', target: String(CREATES), ok: created === CREATES },
-        { name: 'apply wall time (whole process)', value: run.wallMs / 1000, unit: 's', target: `<= ${((FLOOR_MS * 1.15) / 1000).toFixed(1)} (floor ${FLOOR_MS / 1000} s + 15%)`, ok: ratio <= 1.15 },
+        { name: 'apply wall time (whole process)', value: run.wallMs / 1000, unit: 's', target: `<= ${((floorMs * 1.15) / 1000).toFixed(1)} (floor ${floorMs / 1000} s + 15%)`, ok: ratio <= 1.15 },
         { name: 'wall time / floor', value: ratio, unit: 'x', target: '<= 1.15', ok: ratio <= 1.15 },
-        { name: 'writes per second (over the wall time)', value: writesPerSecond, unit: 'req/s', target: `~ ${RATE}`, ok: undefined },
-        { name: 'writes per second (first to last write)', value: ((writes.length - 1) / writeSpanMs) * 1000, unit: 'req/s', target: `<= ${RATE}`, ok: undefined },
+        { name: 'rate floor (limit alone: start to the window the last request needs)', value: floorMs / 1000, unit: 's', target: '', ok: undefined },
+        { name: 'requests counted in the busiest window', value: busiest, unit: 'requests', target: `<= ${RATE_PER_MINUTE} per minute`, ok: busiest <= RATE_PER_MINUTE },
+        { name: 'windows used', value: perWindow.size, unit: '', target: String(windowsAfter + 1), ok: perWindow.size === windowsAfter + 1 },
+        { name: 'writes per second (over the wall time)', value: writesPerSecond, unit: 'req/s', target: '', ok: undefined },
+        { name: 'writes per second (first to last write)', value: ((writes.length - 1) / writeSpanMs) * 1000, unit: 'req/s', target: '', ok: undefined },
         { name: 'requests (all, incl. list calls and retries)', value: log.length, unit: 'requests', target: '', ok: undefined },
         { name: '429 responses', value: limited, unit: 'responses', target: '~ 0 (< 1% of requests)', ok: limited <= log.length * 0.01 },
         { name: 'apply peak RSS', value: run.maxRssMb, unit: 'MB', target: '', ok: undefined },

@@ -16,7 +16,7 @@ const SLACK_MS = 800;
 export default async function bench({ dist }) {
   const { startEmulator } = await import(pathToFileURL(path.join(dist, 'emulator/index.js')).href);
   const { createApiClient } = await import(pathToFileURL(path.join(dist, 'api/client.js')).href);
-  const emulator = await startEmulator({ port: 0, token: TOKEN, rateLimit: RATE, seed: 1 });
+  const emulator = await startEmulator({ port: 0, token: TOKEN, rateLimit: RATE, rateWindowSeconds: 1, seed: 1 });
   const client = createApiClient({ url: emulator.url, token: () => TOKEN });
   try {
     let next = 0;

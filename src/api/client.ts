@@ -16,6 +16,8 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 6;
 export const DEFAULT_MAX_CONCURRENCY = 8;
 export const DEFAULT_RETRY_BUDGET_MS = 60_000;
+/** The longest wait for a rate window a 429 names that is waited out: the documented window is a minute. */
+const MAX_RATE_WAIT_MS = 120_000;
 
 /** Longest server message kept in an error: enough to explain, not enough to dump a page. */
 const MAX_SERVER_MESSAGE = 500;
@@ -140,10 +142,13 @@ export function createApiClient(config: ConnectionConfig): ApiClient {
       if (result.answered && result.status >= 200 && result.status < 300) {
         return { status: result.status, body: parseBody<T>(result, where, attempts, config.token), headers: result.headers };
       }
-      const delay = retryDelay(req.method, result, attempts);
+      const delay = retryDelay(req.readOnly === true ? 'GET' : req.method, result, attempts);
       const error = (): ApiError => errorOf(result, where, attempts, config.token);
       if (delay === undefined || attempts > maxRetries) throw error();
-      if (Date.now() - started + delay > retryBudgetMs) throw error();
+      // A 429 was refused unprocessed and names its window's end: waiting for it (a minute at most on
+      // the service) is the way through, however long the request already waited its turn.
+      const rateWait = result.answered && result.status === 429;
+      if (rateWait ? delay > MAX_RATE_WAIT_MS : Date.now() - started + delay > retryBudgetMs) throw error();
       stats.retries++;
       await systemClock.sleep(delay);
     }
@@ -218,8 +223,30 @@ function errorOf(result: Attempt, where: Where, attempts: number, token: () => s
     serverMessage: message === undefined ? undefined : scrub(message, token),
     code,
     maybeApplied: where.method === 'POST' && result.status >= 500,
+    ...limitOf(result.status, result.headers),
     attempts,
   });
+}
+
+/**
+ * The limit a 429 or 430 names (docs' api-limits page, axiom-go `parseLimit`): 429 is the request
+ * rate of the user or the organization (X-RateLimit-Scope), per minute; 430 the query or ingest
+ * limit (X-QueryLimit-*, X-IngestLimit-*), which is not retried: it lasts until its reset.
+ */
+function limitOf(status: number, headers: Record<string, string>): { limit?: string } {
+  const resetText = (name: string): string => {
+    const reset = parseNumber(headers[name]);
+    return reset === undefined ? '' : ` until ${new Date(reset * 1000).toISOString()}`;
+  };
+  if (status === 429) {
+    const scope = headers['x-ratelimit-scope'];
+    const whose = scope === 'organization' ? "the organization's" : scope === 'user' ? "the user's" : 'the';
+    return { limit: `${whose} request rate limit of ${headers['x-ratelimit-limit'] ?? '?'} per minute is used up${resetText('x-ratelimit-reset')}` };
+  }
+  if (status !== 430) return {};
+  if (headers['x-querylimit-limit'] !== undefined) return { limit: `the query limit is used up${resetText('x-querylimit-reset')}; not retried` };
+  if (headers['x-ingestlimit-limit'] !== undefined) return { limit: `the ingest limit is used up${resetText('x-ingestlimit-reset')}; not retried` };
+  return { limit: 'a query or ingest limit is used up; not retried' };
 }
 
 /** `{code, message}` (the wire contract), or `{error}`, or the text itself when it is not JSON. */

@@ -19,6 +19,8 @@ export interface ApiErrorInit {
   /** Why the request was not even tried (the server is gone): nothing was sent. */
   notAttempted?: string;
   maybeApplied?: boolean;
+  /** Which limit a 429 or 430 hit, from the answer's limit headers (docs' api-limits page). */
+  limit?: string;
   attempts: number;
 }
 
@@ -74,6 +76,7 @@ function apiErrorMessage(init: ApiErrorInit): string {
     const reason = STATUS_CODES[init.status];
     text = `${where}: ${init.status}${reason ? ` ${reason}` : ''}`;
     if (init.serverMessage) text += `: ${init.serverMessage}`;
+    if (init.limit) text += ` (${init.limit})`;
     if (init.maybeApplied) text += ' (not retried: the server may have applied it)';
   }
   if (init.attempts > 1) text += ` (after ${init.attempts} attempts)`;

@@ -1,12 +1,15 @@
 // Client-side pacing so the server's rate limit is never reached, instead of provoking 429s.
 //
-// The server counts requests in fixed one-second windows aligned to epoch seconds and reports
-// X-RateLimit-Limit / -Remaining / -Reset (docs/wire-contract.md). The limiter keeps its own count
-// per server window (every request it lets through, in flight or answered), raises it to what the
-// server reports (other clients may share the limit), spreads the window's slots evenly over the
-// second, and waits for the next window when the count reaches the limit. A server whose window
-// is longer than a second is paced only by what it says remains. A 429 stops everything until its
-// Retry-After.
+// The service gives X-RateLimit-Limit per minute and X-RateLimit-Reset in epoch seconds (docs'
+// api-limits page; docs/wire-contract.md "Rate limit"). In such a long window the limiter spends
+// what the server says remains, less the requests still in flight (the server may not have counted
+// them yet), then waits for the reset. An answer close to a minute's end names that minute's reset,
+// so it is not taken for a one-second window; only a new window ending within the second is one.
+// The emulator can also count in one-second windows (tests and benches): there the limiter keeps
+// its own count per server window (every request it lets through, in flight or answered), raises
+// it to what the server reports (other clients may share the limit), spreads the window's slots
+// evenly over the second, and waits for the next window when the count reaches the limit. A 429
+// stops everything until its Retry-After.
 
 export interface LimiterClock {
   now(): number;
@@ -54,8 +57,13 @@ export class RateLimiter {
   private readonly rtts: number[] = [];
   /** The server counts in one-second windows aligned to epoch seconds (the wire contract). */
   private perSecond = false;
-  /** For servers with longer windows: what remained at the last answer, and when it resets (client clock). */
-  private longWindow: { endsAt: number; remaining: number; sentSince: number } | undefined;
+  /**
+   * For longer windows: what remained at the last answer, when the window resets (client clock), and
+   * the requests let through since that answer or in flight at it (not all of them counted yet).
+   */
+  private longWindow: { endsAt: number; remaining: number; sentSince: number; reset: number; sentAt: number } | undefined;
+  /** Requests let through and not yet answered. */
+  private inFlight = 0;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly clock: LimiterClock = systemClock) {}
@@ -70,6 +78,7 @@ export class RateLimiter {
   /** Learns from an answer's rate-limit headers. */
   observe(o: RateLimitObservation): void {
     this.finishProbe(true);
+    this.inFlight = Math.max(0, this.inFlight - 1);
     this.rtts.push(Math.max(0, o.receivedAt - o.sentAt));
     if (this.rtts.length > RTT_SAMPLES) this.rtts.shift();
     const exhausted = o.status === 429 || o.remaining === 0;
@@ -80,13 +89,20 @@ export class RateLimiter {
 
     const epoch = o.reset > EPOCH_SECONDS_FLOOR;
     const untilReset = epoch ? o.reset * WINDOW_MS - (o.receivedAt + this.offset()) : o.reset * 1000;
-    if (!epoch || untilReset > LONG_WINDOW_MS) {
-      // Not one-second windows (a per-minute limit, or a Reset in seconds from now): no per-second
+    // An answer in the last second of a long window names that window's reset: still the long window.
+    const inLongWindow = epoch && this.longWindow !== undefined && o.reset === this.longWindow.reset;
+    if (inLongWindow || !epoch || untilReset > LONG_WINDOW_MS) {
+      // Not one-second windows (the per-minute limit, or a Reset in seconds from now): no per-second
       // pacing; spend what the server says remains, then wait for its reset.
       this.perSecond = false;
-      this.longWindow = { endsAt: o.receivedAt + untilReset, remaining: exhausted ? 0 : (o.remaining ?? limit), sentSince: 0 };
+      // An answer from a window already over (sent before its reset, answered after) says nothing of this one.
+      const held = this.longWindow;
+      if (epoch && held && o.reset < held.reset && o.sentAt <= held.sentAt) return;
+      const remaining = exhausted ? 0 : (o.remaining ?? limit);
+      this.longWindow = { endsAt: o.receivedAt + Math.max(0, untilReset), remaining, sentSince: this.inFlight, reset: o.reset, sentAt: o.sentAt };
       return;
     }
+    // A new window that ends within the second: the server counts per second.
     this.perSecond = true;
     this.longWindow = undefined;
     this.learnOffset(o.reset, o.sentAt, o.receivedAt);
@@ -100,6 +116,7 @@ export class RateLimiter {
   /** The attempt got no answer: let the requests waiting on a first answer go on. */
   noAnswer(): void {
     this.finishProbe(false);
+    this.inFlight = Math.max(0, this.inFlight - 1);
   }
 
   /** The limit learned from the server, if any (for tests and stats). */
@@ -112,6 +129,7 @@ export class RateLimiter {
     while (!this.learned) {
       if (!this.probing) {
         this.probing = true;
+        this.inFlight++;
         return;
       }
       await this.probeDone.promise;
@@ -123,7 +141,10 @@ export class RateLimiter {
         continue;
       }
       const limit = this.limit;
-      if (limit === undefined) return;
+      if (limit === undefined) {
+        this.inFlight++;
+        return;
+      }
       if (!this.perSecond) {
         const long = this.longWindow;
         if (long && clientNow < long.endsAt && long.remaining - long.sentSince <= 0) {
@@ -131,6 +152,7 @@ export class RateLimiter {
           continue;
         }
         if (long) long.sentSince++;
+        this.inFlight++;
         return;
       }
       const now = clientNow + this.offset();
@@ -151,6 +173,7 @@ export class RateLimiter {
       // Sent this close to the window's end, it may be counted in the next one: charge both.
       if (windowEnd - now <= this.arrivalGuardMs()) this.used.set(window + 1, (this.used.get(window + 1) ?? 0) + 1);
       for (const w of this.used.keys()) if (w < window - 1) this.used.delete(w);
+      this.inFlight++;
       return;
     }
   }

@@ -8,6 +8,8 @@ export interface ApiRequest {
   path: string;
   query?: Record<string, string | number | readonly string[]>;
   body?: JsonValue;
+  /** A POST that changes nothing (a query): retried like a GET, since sending it twice does no harm. */
+  readOnly?: boolean;
 }
 
 export interface ApiResponse<T = JsonValue> {

@@ -83,7 +83,15 @@ export interface LiveState {
   unavailable?: Partial<Record<KindName, string>>;
   /** Requests made to read this state, for `plan --stats`. */
   requests: number;
+  /**
+   * Whether the token may query each dataset a declared object missing from its list reads
+   * (KindModule.listedOnlyIfQueryable): `allowed`, or why not (the answer of the query that tried).
+   * Absent: nothing was checked (a plan of plain values), and the planner does not ask.
+   */
+  queryAccess?: Record<string, QueryAccess>;
 }
+
+export type QueryAccess = { allowed: true } | { allowed: false; why: string };
 
 export interface InventoryEntry {
   kind: KindName;

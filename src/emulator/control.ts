@@ -56,6 +56,7 @@ export function handleControl(
     case 'POST /_emulator/faults': {
       const settings = deps.faults.update(body);
       deps.limiter.setLimit(settings.rateLimit ?? undefined);
+      if (settings.rateWindowSeconds !== deps.limiter.window) deps.limiter.setWindow(settings.rateWindowSeconds);
       return jsonOf(settings);
     }
     case 'POST /_emulator/dashboards/ui-save':

@@ -10,8 +10,10 @@ export interface FaultSettings {
   latencyMs: [number, number] | null;
   resetRate: number;
   dropAfterWriteRate: number;
-  /** Requests per second, or null for no limit. Kept here so /_emulator/faults can change it. */
+  /** Requests per window, or null for no limit. Kept here so /_emulator/faults can change it. */
   rateLimit: number | null;
+  /** Length of a rate window in seconds: 60 (the documented per-minute limit) unless a test shortens it. */
+  rateWindowSeconds: number;
   seed: number;
 }
 
@@ -44,6 +46,9 @@ export class Faults {
           break;
         case 'rateLimit':
           next.rateLimit = value === null ? null : checkPositiveInteger(key, value);
+          break;
+        case 'rateWindowSeconds':
+          next.rateWindowSeconds = checkPositiveInteger(key, value);
           break;
         case 'seed':
           next.seed = checkInteger(key, value);

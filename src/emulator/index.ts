@@ -9,7 +9,8 @@ import { Faults } from './faults.js';
 import { KIND_MODULES } from './kinds/index.js';
 import { StateFile } from './persistence.js';
 import { mulberry32, randomSeed } from './prng.js';
-import { RateLimiter } from './rate-limit.js';
+import { DEFAULT_RATE_WINDOW_SECONDS, RateLimiter } from './rate-limit.js';
+import { QUERY_ROUTES } from './query.js';
 import { RequestLog } from './request-log.js';
 import { Router } from './router.js';
 import { exportSeed, importSeed } from './seed.js';
@@ -24,8 +25,10 @@ export interface EmulatorOptions {
   host?: string;
   /** The admin token, with every capability. Default `wsync-emulator-admin`. */
   token?: string;
-  /** Requests per second; unlimited when absent. */
+  /** Requests per rate window (a minute unless `rateWindowSeconds` says otherwise); unlimited when absent. */
   rateLimit?: number;
+  /** Length of a rate window in seconds; default 60, as the docs' per-minute X-RateLimit-Limit. */
+  rateWindowSeconds?: number;
   /** Seeds fault decisions and ids, so runs repeat. Random when absent. */
   seed?: number;
   /** Probability (0..1) of answering 500/502/503 instead of handling a request. */
@@ -58,20 +61,20 @@ export { DEFAULT_ADMIN_TOKEN } from './constants.js';
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const seed = options.seed ?? randomSeed();
-  const faults = new Faults({ faultRate: 0, latencyMs: null, resetRate: 0, dropAfterWriteRate: 0, rateLimit: null, seed });
+  const faults = new Faults({ faultRate: 0, latencyMs: null, resetRate: 0, dropAfterWriteRate: 0, rateLimit: null, rateWindowSeconds: DEFAULT_RATE_WINDOW_SECONDS, seed });
   // The same checks as POST /_emulator/faults, so a bad option fails at start with a clear message.
-  const { faultRate, latencyMs, resetRate, dropAfterWriteRate, rateLimit } = options;
-  const given = Object.entries({ faultRate, latencyMs, resetRate, dropAfterWriteRate, rateLimit });
+  const { faultRate, latencyMs, resetRate, dropAfterWriteRate, rateLimit, rateWindowSeconds } = options;
+  const given = Object.entries({ faultRate, latencyMs, resetRate, dropAfterWriteRate, rateLimit, rateWindowSeconds });
   try {
     faults.update(Object.fromEntries(given.filter(([, value]) => value !== undefined)));
   } catch (error) {
     throw new Error(`emulator options: ${(error as Error).message}`);
   }
-  const limiter = new RateLimiter(options.rateLimit);
+  const limiter = new RateLimiter(options.rateLimit, faults.settings.rateWindowSeconds);
   // Ids draw from their own stream, so changing fault settings does not change ids.
-  const workspace = new Workspace(mulberry32(seed ^ 0x5eed1d5), { rateLimitPerSecond: () => limiter.limit });
+  const workspace = new Workspace(mulberry32(seed ^ 0x5eed1d5), { rateLimitPerSecond: () => Math.max(1, Math.floor(limiter.limit / limiter.window)) });
   updateAddOns(workspace.addOns, { rbac: options.rbac ?? true, rbacStatus: options.rbacStatus ?? 403 });
-  const routes = KIND_MODULES.flatMap((module) => module.routes);
+  const routes = [...KIND_MODULES.flatMap((module) => module.routes), ...QUERY_ROUTES];
   warmValidators();
 
   const stateFile = options.stateFile ? new StateFile(options.stateFile, () => exportSeed(workspace)) : undefined;

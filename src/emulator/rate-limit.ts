@@ -1,5 +1,9 @@
-// Fixed one-second windows aligned to whole epoch seconds (docs/wire-contract.md "Rate limit").
+// Fixed windows aligned to whole epoch seconds, one minute long by default: the docs' api-limits
+// page gives X-RateLimit-Limit per minute (docs/wire-contract.md "Rate limit"). Each scope (the
+// user behind a personal token, or the organization for API tokens) has its own count.
 import { UNLIMITED_RATE } from './constants.js';
+
+export type RateScope = 'user' | 'organization';
 
 export interface RateDecision {
   allowed: boolean;
@@ -7,34 +11,55 @@ export interface RateDecision {
   remaining: number;
   /** Epoch seconds when the current window ends. */
   reset: number;
+  scope: RateScope;
 }
 
-export class RateLimiter {
-  private window = -1;
-  private count = 0;
-  private limitPerSecond: number;
+/** The documented window: X-RateLimit-Limit is per minute. */
+export const DEFAULT_RATE_WINDOW_SECONDS = 60;
 
-  constructor(limit: number | undefined) {
-    this.limitPerSecond = limit ?? UNLIMITED_RATE;
+export class RateLimiter {
+  private readonly counts = new Map<RateScope, { window: number; count: number }>();
+  private limitPerWindow: number;
+  private windowSeconds: number;
+
+  constructor(limit: number | undefined, windowSeconds: number = DEFAULT_RATE_WINDOW_SECONDS) {
+    this.limitPerWindow = limit ?? UNLIMITED_RATE;
+    this.windowSeconds = windowSeconds;
   }
 
   get limit(): number {
-    return this.limitPerSecond;
+    return this.limitPerWindow;
+  }
+
+  get window(): number {
+    return this.windowSeconds;
   }
 
   /** `undefined` lifts the limit (headers then report 1,000,000). */
   setLimit(limit: number | undefined): void {
-    this.limitPerSecond = limit ?? UNLIMITED_RATE;
+    this.limitPerWindow = limit ?? UNLIMITED_RATE;
   }
 
-  take(nowMs: number): RateDecision {
-    const window = Math.floor(nowMs / 1000);
-    if (window !== this.window) {
-      this.window = window;
-      this.count = 0;
+  setWindow(seconds: number): void {
+    this.windowSeconds = seconds;
+    this.counts.clear();
+  }
+
+  take(nowMs: number, scope: RateScope): RateDecision {
+    const window = Math.floor(nowMs / 1000 / this.windowSeconds);
+    let held = this.counts.get(scope);
+    if (held?.window !== window) {
+      held = { window, count: 0 };
+      this.counts.set(scope, held);
     }
-    this.count += 1;
-    const limit = this.limitPerSecond;
-    return { allowed: this.count <= limit, limit, remaining: Math.max(0, limit - this.count), reset: window + 1 };
+    held.count += 1;
+    const limit = this.limitPerWindow;
+    return {
+      allowed: held.count <= limit,
+      limit,
+      remaining: Math.max(0, limit - held.count),
+      reset: (window + 1) * this.windowSeconds,
+      scope,
+    };
   }
 }

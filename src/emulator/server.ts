@@ -6,6 +6,7 @@ import { authenticate } from './auth.js';
 import { requireCapability } from './capabilities.js';
 import { handleControl, type ControlDeps } from './control.js';
 import { ApiError } from './errors.js';
+import type { RateScope } from './rate-limit.js';
 import type { Reply } from './routes.js';
 import type { Router } from './router.js';
 import type { AddOns } from './store.js';
@@ -50,8 +51,9 @@ async function handle(deps: PipelineDeps, request: IncomingMessage, response: Se
   const started = performance.now();
   const now = new Date();
   const entry = deps.log.record(method, url, now.toISOString());
-  const rate = deps.limiter.take(now.getTime());
+  const rate = deps.limiter.take(now.getTime(), rateScopeOf(request.headers.authorization, deps.adminToken));
   const rateHeaders = {
+    'x-ratelimit-scope': rate.scope,
     'x-ratelimit-limit': String(rate.limit),
     'x-ratelimit-remaining': String(rate.remaining),
     'x-ratelimit-reset': String(rate.reset),
@@ -67,7 +69,8 @@ async function handle(deps: PipelineDeps, request: IncomingMessage, response: Se
 
   let reply: Reply;
   if (!rate.allowed) {
-    reply = { status: 429, body: RATE_LIMITED_BODY, headers: { 'retry-after': '1' } };
+    const retryAfter = Math.max(1, rate.reset - Math.floor(now.getTime() / 1000));
+    reply = { status: 429, body: RATE_LIMITED_BODY, headers: { 'retry-after': String(retryAfter) } };
   } else {
     const injected = faults.injectedStatus();
     if (injected !== undefined) {
@@ -176,4 +179,13 @@ function destroy(deps: PipelineDeps, request: IncomingMessage, entry: { status: 
 function logLine(method: string, url: string, status: number, started: number): void {
   const ms = (performance.now() - started).toFixed(1);
   process.stderr.write(`${method} ${url} ${status === 0 ? 'connection destroyed' : status} ${ms}ms\n`);
+}
+
+/**
+ * Whose limit a request counts against: the admin token stands for a user's personal token, every
+ * API token for the organization (docs' api-limits: X-RateLimit-Scope is `user` or `organization`).
+ */
+function rateScopeOf(authorization: string | undefined, adminToken: string): RateScope {
+  const secret = authorization?.replace(/^Bearer\s+/i, '').trim();
+  return secret === undefined || secret === adminToken ? 'user' : 'organization';
 }

@@ -8,6 +8,7 @@ import {
   SERVER_OWNED_COMMON,
   withDefaultsFilled,
 } from './common.js';
+import { aplDatasets, mplDatasets } from './query-datasets.js';
 import type { KindModule } from './types.js';
 
 const PASSTHROUGH = [
@@ -84,6 +85,14 @@ export const monitor: KindModule = {
   timestamps: ['disabledUntil'],
   immutable: [],
   references: [{ field: 'notifiers', wireField: 'notifierIds', target: 'Notifier', many: true }],
+
+  listedOnlyIfQueryable: {
+    datasetKind: 'Dataset',
+    datasets(spec) {
+      if (typeof spec.mplQuery === 'string') return mplDatasets(spec.mplQuery);
+      return typeof spec.aplQuery === 'string' ? aplDatasets(spec.aplQuery) : [];
+    },
+  },
 
   alignLive(desired, live) {
     // The service answers a monitor written with mplQuery with the text in aplQuery.

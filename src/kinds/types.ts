@@ -215,6 +215,14 @@ export interface KindModule {
   serviceMade?: string;
   /** Why a declared object that does not exist live is not created (kinds without `create`). */
   missingReason?(name: string, spec: JsonObject): string;
+  /**
+   * The datasets a token must be allowed to query for the kind's list to show the object (the
+   * service lists only monitors on datasets the token may query). A declared object missing from
+   * the list is created only when the token may query each one (`LiveState.queryAccess`); otherwise
+   * it may exist unseen, and the plan refuses to create it a second time, naming the capability.
+   * `datasetKind` is the kind the names are keys of (a dataset this tree creates hides nothing yet).
+   */
+  listedOnlyIfQueryable?: { datasetKind: KindName; datasets(spec: JsonObject): string[] };
 
   /** Wire fields the server owns; never compared, never sent. */
   serverOwned: readonly string[];

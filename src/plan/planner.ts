@@ -28,6 +28,7 @@ import type { KindModule } from '../kinds/types.js';
 import { ignoredFields, isIssuedSecretHeldElsewhere, isObserved, rotationGraceMs } from './annotations.js';
 import { inventoryWithBase, type BaseRemovals } from './base.js';
 import { compareSpecs } from './compare.js';
+import { mayBeUnseen } from './unseen.js';
 import { fingerprintInputs, specPointer } from './fingerprint.js';
 import { indexLive, liveWithKey, type LiveEntry, type LiveIndex } from './live-index.js';
 import { orderChanges, type Ordered } from './ordering.js';
@@ -119,6 +120,8 @@ function planDeclaredOnce(resource: DesiredResource, ctx: Context, memo: PlanMem
   // A kind the workspace cannot list reports its add-on once per plan, whichever resource comes first.
   if (!memo || ctx.live.unavailable?.[resource.kind] !== undefined) return planDeclared(resource, ctx);
   const matches = liveWithKey(ctx.liveIndex, resource.kind, resource.key);
+  // What the token may query is checked afresh at each read: a create it may hide is not memoized.
+  if (matches.length === 0 && KINDS[resource.kind].listedOnlyIfQueryable) return planDeclared(resource, ctx);
   const [first] = matches;
   const inputs = {
     matches,
@@ -231,6 +234,11 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
 
   if (!match) {
     if (!module.create) return skip(missingReason(module, resource, spec));
+    const unseen = mayBeUnseen(module, resource, spec, ctx.live);
+    if (unseen !== undefined) {
+      ctx.diagnostics.push({ severity: 'error', code: 'may-exist-unseen', kind: resource.kind, name: resource.name, message: unseen, ...located('') });
+      return { ...change, action: 'refused', diffs, reason: 'not in the list, but the token may not see it there (see the error)' };
+    }
     if (observed) return { ...change, action: 'skipped', diffs, reason: OBSERVE_REASON };
     return { ...change, action: 'create', diffs };
   }

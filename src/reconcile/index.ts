@@ -4,7 +4,7 @@ import { hasErrors } from '../core/diagnostics.js';
 import { hostname } from 'node:os';
 import { changeRef, isWriteAction, type Desired, type Diagnostic, type LiveState, type Plan, type Policy } from '../core/types.js';
 import { PhaseTimes } from '../core/phase-times.js';
-import { liveScope, prefetchLive, readLive, type LiveCache } from '../live/index.js';
+import { liveScope, prefetchLive, readLive, withQueryAccess, type LiveCache } from '../live/index.js';
 import { isPruneDisabled, planChanges, removedByChange, type BaseRemovals, type RemovedResource, type Selection } from '../plan/index.js';
 import type { PlanMemo } from '../plan/plan-memo.js';
 import type { FileCache } from '../source/file-cache.js';
@@ -125,11 +125,13 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
     const inventory = state ? state.inventory : (planned ?? (await loadInventory(input.stateDir)));
     const removals = input.base && baseRemovals(input.base.label, input.base.desired, desired);
     const scope = liveScope(desired, inventory, input.policy, removals?.resources);
-    const { live, reused } = await phases.measureAsync('live', async () =>
-      incremental
-        ? incremental.live.read(input.client, scope)
-        : { live: await (prefetched ? prefetched.complete(scope) : readLive(input.client, scope)), reused: false },
-    );
+    const { live, reused } = await phases.measureAsync('live', async () => {
+      const read = incremental
+        ? await incremental.live.read(input.client, scope)
+        : { live: await (prefetched ? prefetched.complete(scope) : readLive(input.client, scope)), reused: false };
+      // What the token cannot see in a list must be known before planning creates.
+      return { live: await withQueryAccess(input.client, desired, read.live), reused: read.reused };
+    });
     // Which token secrets are on disk matters only beside the state they belong to: a plan without a
     // state directory (a pull request's) knows neither what it owns nor which secrets it holds.
     const secrets = inventory.hashKey === '' ? {} : await issuedSecretsHeld(desired, tokenOutputDirOf(input.stateDir, input.tokenOutputDir));

@@ -159,6 +159,13 @@ describe('retries', () => {
     expect(c.stats.byMethodStatus).toMatchObject({ 'PUT 502': 1, 'PUT 0': 1, 'PUT 200': 1, 'DELETE 500': 1, 'DELETE 204': 1 });
   });
 
+  it('retries a read-only POST (a query) on 5xx and on a reset connection, as it would a GET', async () => {
+    const server = await serve((i) => [{ status: 503 }, { destroy: true }, { body: { tables: [] } }][i]!);
+    const c = client(server.url);
+    await c.request({ method: 'POST', readOnly: true, path: '/v1/datasets/_apl', body: { apl: "['a'] | limit 0" } });
+    expect(c.stats.byMethodStatus).toMatchObject({ 'POST 503': 1, 'POST 0': 1, 'POST 200': 1 });
+  });
+
   it('honours Retry-After in seconds on 429', async () => {
     const { slept } = fakeClock();
     const server = await serve((i) => (i === 0 ? { status: 429, headers: { 'retry-after': '1' }, body: { message: 'slow down' } } : { body: [] }));
@@ -263,10 +270,41 @@ describe('retries', () => {
 
   it('gives up at once when the wait would exceed the retry budget', async () => {
     const { slept } = fakeClock();
-    const server = await serve(() => ({ status: 429, headers: { 'retry-after': '30' } }));
+    const server = await serve(() => ({ status: 503, headers: { 'retry-after': '30' } }));
     const err = await failure(client(server.url, { retryBudgetMs: 1000 }).request({ method: 'GET', path: '/v2/users' }));
-    expect(err).toMatchObject({ status: 429, attempts: 1 });
+    expect(err).toMatchObject({ status: 503, attempts: 1 });
     expect(slept).toEqual([]);
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('waits out the per-minute window a 429 names, past the retry budget, but not a longer one', async () => {
+    const { slept } = fakeClock();
+    let answers = 0;
+    const server = await serve(() =>
+      ++answers === 1
+        ? { status: 429, headers: { 'retry-after': '45', 'x-ratelimit-scope': 'organization', 'x-ratelimit-limit': '600' } }
+        : { status: 200, body: [] },
+    );
+    const res = await client(server.url, { retryBudgetMs: 1000 }).request({ method: 'GET', path: '/v2/users' });
+    expect(res.status).toBe(200);
+    expect(slept.some((ms) => ms >= 45_000)).toBe(true);
+
+    const stuck = await serve(() => ({ status: 429, headers: { 'retry-after': '600', 'x-ratelimit-scope': 'user', 'x-ratelimit-limit': '60' } }));
+    const err = await failure(client(stuck.url, { retryBudgetMs: 1000 }).request({ method: 'GET', path: '/v2/users' }));
+    expect(err).toMatchObject({ status: 429, attempts: 1 });
+    expect(err.message).toContain("the user's request rate limit of 60 per minute is used up");
+  });
+
+  it('does not retry a 430 (a query or ingest limit) and says which limit it is', async () => {
+    const reset = Date.parse('2026-12-01T00:00:00Z') / 1000;
+    const server = await serve(() => ({
+      status: 430,
+      headers: { 'x-querylimit-limit': '1000', 'x-querylimit-remaining': '0', 'x-querylimit-reset': String(reset) },
+      body: { code: 430, message: 'query limit exceeded' },
+    }));
+    const err = await failure(client(server.url).request({ method: 'POST', path: '/v1/datasets/_apl' }));
+    expect(err).toMatchObject({ status: 430, attempts: 1 });
+    expect(err.message).toContain('the query limit is used up until 2026-12-01T00:00:00.000Z; not retried');
     expect(server.seen).toHaveLength(1);
   });
 

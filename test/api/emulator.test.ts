@@ -28,7 +28,8 @@ describe('client against the emulator', () => {
   it('paces creates at the server limit with concurrency 4: no 429, no window over the limit', async () => {
     const rate = 25;
     const total = 60;
-    emulator = await startTestEmulator({ rateLimit: rate });
+    // One-second windows, so the pacing inside a window shows in a test of seconds.
+    emulator = await startTestEmulator({ rateLimit: rate, rateWindowSeconds: 1 });
     const c = (client = apiClientFor(emulator));
     let next = 0;
     const worker = async (): Promise<void> => {

@@ -166,6 +166,37 @@ describe('RateLimiter', () => {
     expect(times[3]).toBeGreaterThanOrEqual(reset * 1000);
   });
 
+  it('counts requests still in flight against what a per-minute window says remains', async () => {
+    const clock = new FakeClock(START);
+    const limiter = new RateLimiter(clock);
+    await limiter.acquire();
+    const reset = windowOf(START) + 60;
+    limiter.observe({ sentAt: START, receivedAt: START, status: 200, limit: 600, remaining: 5, reset });
+    await sendTimes(limiter, clock, 4);
+    // One of the four is answered: the server counted it (4 remain), the other three may not be counted yet.
+    limiter.observe({ sentAt: START, receivedAt: START, status: 200, limit: 600, remaining: 4, reset });
+    await limiter.acquire();
+    expect(clock.now()).toBe(START);
+    // 4 remaining - 3 in flight - 1 just sent: the next waits for the minute's end.
+    await limiter.acquire();
+    expect(clock.now()).toBeGreaterThanOrEqual(reset * 1000);
+  });
+
+  it('keeps a per-minute limit per minute when an answer comes in the last second of the window', async () => {
+    const clock = new FakeClock(START);
+    const limiter = new RateLimiter(clock);
+    await limiter.acquire();
+    const minuteEnd = (windowOf(START) + 60) * 1000;
+    limiter.observe({ sentAt: START, receivedAt: START, status: 200, limit: 600, remaining: 500, reset: minuteEnd / 1000 });
+    clock.t = minuteEnd - 400;
+    await limiter.acquire();
+    limiter.observe({ sentAt: clock.t, receivedAt: clock.t, status: 200, limit: 600, remaining: 2, reset: minuteEnd / 1000 });
+    // Read as a one-second window, 600 would be spread over the next second; here two go at once, then the reset.
+    const times = await sendTimes(limiter, clock, 3);
+    expect(times.slice(0, 2)).toEqual([minuteEnd - 400, minuteEnd - 400]);
+    expect(times[2]).toBeGreaterThanOrEqual(minuteEnd);
+  });
+
   it('reads a small Reset as seconds from now', async () => {
     const clock = new FakeClock(START);
     const limiter = new RateLimiter(clock);

@@ -24,6 +24,12 @@ const requestLog = async (h: TestEmulator): Promise<LogEntry[]> => h.ok<LogEntry
 const setFaults = (h: TestEmulator, faults: object) => h.ok<Record<string, unknown>>('POST', '/_emulator/faults', faults);
 
 /** POSTs a monitor-less notifier and reports either the status or that the connection failed. */
+/** The secret of a new API token that may read monitors. */
+async function apiTokenSecret(h: TestEmulator): Promise<string> {
+  const made = (await h.ok('POST', '/v2/tokens', { name: 'reader', orgCapabilities: { monitors: ['read'] } })) as { token: string };
+  return made.token;
+}
+
 async function postNotifier(h: TestEmulator): Promise<number | 'connection-failed'> {
   try {
     const response = await fetch(`${h.url}/v2/notifiers`, {
@@ -130,36 +136,46 @@ describe('fault injection', () => {
 
 
 describe('rate limit', () => {
-  it('sends X-RateLimit-* on every response, 1,000,000 when unlimited', async () => {
+  it('sends X-RateLimit-* on every response, per minute, 1,000,000 when unlimited', async () => {
     harness = await startTestEmulator({ seedFile: DEMO_SEED_FILE });
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-01-01T00:00:12.500Z') });
     for (const path of ['/v2/monitors', '/v2/nothing', '/v2/monitors/mon_missing']) {
       const answer = await harness.call('GET', path);
       expect(answer.headers.get('x-ratelimit-limit')).toBe('1000000');
+      expect(answer.headers.get('x-ratelimit-scope')).toBe('user');
       expect(Number(answer.headers.get('x-ratelimit-remaining'))).toBeGreaterThan(0);
-      const reset = Number(answer.headers.get('x-ratelimit-reset'));
-      expect(reset).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
-      expect(reset).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 1);
+      // The window is the minute, aligned to epoch minutes: it ends at 00:01:00.
+      expect(Number(answer.headers.get('x-ratelimit-reset'))).toBe(Date.parse('2026-01-01T00:01:00Z') / 1000);
     }
     expect((await harness.call('GET', '/v2/monitors', { token: null })).headers.get('x-ratelimit-limit')).toBe('1000000');
   });
 
   it('answers 429 {"code":429,"message":"rate limit exceeded"} with Retry-After past --rate-limit', async () => {
     harness = await startTestEmulator({ seedFile: DEMO_SEED_FILE, rateLimit: 5 });
-    // The windows are epoch seconds of the emulator's clock (this process's Date): stop it early in
-    // a second, so the burst stays in one window however slow the machine is.
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-01-01T00:00:00.100Z') });
+    const secret = await apiTokenSecret(harness);
+    // The windows are epoch minutes of the emulator's clock (this process's Date): stop it 20 s into
+    // a minute, so the burst stays in one window however slow the machine is.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-01-01T00:00:20.100Z') });
     const answers = [];
     for (let index = 0; index < 7; index += 1) answers.push(await harness.call('GET', '/v2/monitors'));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 429, 429]);
     expect(answers.map((answer) => answer.headers.get('x-ratelimit-remaining'))).toEqual(['4', '3', '2', '1', '0', '0', '0']);
     const limited = answers[5];
     expect(limited?.body).toEqual({ code: 429, message: 'rate limit exceeded' });
-    expect(limited?.headers.get('retry-after')).toBe('1');
+    // Retry-After: the seconds left in the minute.
+    expect(limited?.headers.get('retry-after')).toBe('40');
     expect(limited?.headers.get('x-ratelimit-limit')).toBe('5');
+    expect(limited?.headers.get('x-ratelimit-scope')).toBe('user');
     // The hooks are not limited.
     expect((await harness.call('GET', '/_emulator/requests')).status).toBe(200);
-    // The next window starts fresh.
-    vi.setSystemTime(Date.parse('2026-01-01T00:00:01.000Z'));
+    // An API token counts against the organization's limit, apart from the user's.
+    const byToken = await harness.call('GET', '/v2/monitors', { token: secret });
+    expect(byToken.status).toBe(200);
+    expect(byToken.headers.get('x-ratelimit-scope')).toBe('organization');
+    // Still within the minute: the user's window stays used up; the next minute starts fresh.
+    vi.setSystemTime(Date.parse('2026-01-01T00:00:59.900Z'));
+    expect((await harness.call('GET', '/v2/monitors')).status).toBe(429);
+    vi.setSystemTime(Date.parse('2026-01-01T00:01:00.000Z'));
     expect((await harness.call('GET', '/v2/monitors')).status).toBe(200);
   });
 
@@ -170,5 +186,17 @@ describe('rate limit', () => {
     const statuses = [];
     for (let index = 0; index < 3; index += 1) statuses.push((await harness.call('GET', '/v2/monitors')).status);
     expect(statuses).toEqual([200, 200, 429]);
+  });
+
+  it('counts in shorter windows when a test asks for them (rateWindowSeconds)', async () => {
+    harness = await startTestEmulator({ seedFile: DEMO_SEED_FILE });
+    await setFaults(harness, { rateLimit: 1, rateWindowSeconds: 1 });
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-01-01T00:00:00.100Z') });
+    const first = await harness.call('GET', '/v2/monitors');
+    expect(first.headers.get('x-ratelimit-reset')).toBe(String(Date.parse('2026-01-01T00:00:01Z') / 1000));
+    const second = await harness.call('GET', '/v2/monitors');
+    expect([first.status, second.status, second.headers.get('retry-after')]).toEqual([200, 429, '1']);
+    vi.setSystemTime(Date.parse('2026-01-01T00:00:01.000Z'));
+    expect((await harness.call('GET', '/v2/monitors')).status).toBe(200);
   });
 });

@@ -79,6 +79,27 @@ describe('missingReason: why a declared object that does not exist is not create
   });
 });
 
+describe('listedOnlyIfQueryable: the datasets a token must query for the list to show an object', () => {
+  const of = (spec: JsonObject) => KINDS.Monitor.listedOnlyIfQueryable?.datasets(spec);
+
+  it('reads the datasets of an APL monitor query: bracketed names anywhere and a leading bare name', () => {
+    expect(of({ aplQuery: "['checkout'] | where status >= 500" })).toEqual(['checkout']);
+    expect(of({ aplQuery: 'http-logs | union ["edge.logs"] | count' })).toEqual(['edge.logs', 'http-logs']);
+    expect(of({ aplQuery: "['a'] | join kind=inner (['b'] | project id) on id" })).toEqual(['a', 'b']);
+    expect(of({ aplQuery: 'print x = 1' })).toEqual([]);
+  });
+
+  it('reads the dataset of an MPL query (`dataset`:`metric`)', () => {
+    expect(of({ mplQuery: '`otel-metrics`:`http.server.duration` | align to 5m using avg' })).toEqual(['otel-metrics']);
+    expect(of({ mplQuery: 'metrics:cpu | align to 1m using avg' })).toEqual(['metrics']);
+  });
+
+  it('is declared by monitors only, naming datasets', () => {
+    expect(KIND_NAMES.filter((kind) => KINDS[kind].listedOnlyIfQueryable)).toEqual(['Monitor']);
+    expect(KINDS.Monitor.listedOnlyIfQueryable?.datasetKind).toBe('Dataset');
+  });
+});
+
 describe('duplicateName: the name export gives a second object with a taken key', () => {
   it('plus-addresses a user, so metadata.name stays an email address', () => {
     expect(KINDS.User.duplicateName?.('Ada@Example.com', 'usr 1/x')).toBe('ada+duplicate-usr-1-x@example.com');

@@ -193,7 +193,7 @@ describe('under faults and 429s', () => {
     const paced = apiClientFor(emulator, { retryCapMs: 20 });
     try {
       const baseline = await readLive(paced, { kinds: ['Notifier'], datasets: {} }); // learns the default, huge limit
-      await emulator.faults({ rateLimit: 3 });
+      await emulator.faults({ rateLimit: 3, rateWindowSeconds: 1 });
       await emulator.clearRequests();
       const scope: LiveScope = {
         kinds: ['Role', 'Notifier', 'Org', 'User', 'Monitor', 'ApiToken', 'VirtualField'],
@@ -213,7 +213,7 @@ describe('under faults and 429s', () => {
       expect(new Set(refused.map((r) => r.path)).size).toBe(refused.length);
       expect(live.requests).toBe(7 + refused.length);
     } finally {
-      await emulator.faults({ rateLimit: null });
+      await emulator.faults({ rateLimit: null, rateWindowSeconds: 60 });
       await paced.close();
     }
   });

@@ -3,6 +3,7 @@
 import { badRequest } from '../errors.js';
 import { isJsonObject, isZeroTime, stringArrayField, stringField, type JsonObject } from '../json.js';
 import { orgCap } from '../capabilities.js';
+import { maySeeMonitor } from '../query.js';
 import type { Workspace } from '../store.js';
 import {
   assignId,
@@ -104,6 +105,8 @@ export const monitors: KindModule = {
     noun: 'monitor',
     collection,
     capability: (action) => orgCap('monitors', action),
+    // The service lists (and answers) only monitors on datasets the token may query (docs `getMonitors`).
+    isVisible: (monitor, context) => maySeeMonitor(context.caller, monitor),
     create: (context) => write(context),
     update: write,
   }),

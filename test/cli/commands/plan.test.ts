@@ -141,7 +141,7 @@ describe('wsync plan under faults and rate limits', () => {
     try {
       const clean = await runCli(['plan', tree, '--format', 'json'], { env });
       expect(clean.code).toBe(0);
-      await emulator.faults({ faultRate: 0.3, resetRate: 0.15, latencyMs: [0, 20], rateLimit: 4 });
+      await emulator.faults({ faultRate: 0.3, resetRate: 0.15, latencyMs: [0, 20], rateLimit: 4, rateWindowSeconds: 1 });
       await emulator.clearRequests();
       const faulty = await runCli(['plan', tree, '--format', 'json', '--stats'], { env });
       // The client gives up on a request past its retry budget, and plan would then exit 1.

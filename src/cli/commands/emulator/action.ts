@@ -10,6 +10,7 @@ export async function runEmulator(flags: EmulatorFlags): Promise<void> {
     host: flags.host,
     token: flags.token,
     rateLimit: flags.rateLimit,
+    rateWindowSeconds: flags.rateWindow,
     seed: flags.seed,
     faultRate: flags.faultRate,
     latencyMs: flags.latency,

@@ -6,6 +6,7 @@ export interface EmulatorFlags {
   host: string;
   token: string;
   rateLimit?: number;
+  rateWindow: number;
   seed?: number;
   faultRate?: number;
   latency?: [number, number];
@@ -59,7 +60,8 @@ export function register(program: Command): void {
         .env('WSYNC_EMULATOR_TOKEN')
         .default('wsync-emulator-admin'),
     )
-    .addOption(new Option('--rate-limit <rps>', 'requests per second before answering 429').argParser(integerIn(1, 1_000_000)))
+    .addOption(new Option('--rate-limit <n>', 'requests per rate window (a minute, as the service) before answering 429').argParser(integerIn(1, 1_000_000)))
+    .addOption(new Option('--rate-window <seconds>', 'length of a rate window').default(60).argParser(integerIn(1, 3600)))
     .addOption(new Option('--seed <n>', 'seed for fault decisions and ids, so runs repeat').argParser(integerIn(0, 2 ** 32 - 1)))
     .addOption(new Option('--fault-rate <p>', 'probability of answering a random 500/502/503').argParser(probability))
     .addOption(new Option('--latency <min-max>', 'added delay per request, in ms (e.g. 10-50)').argParser(latencyRange))
