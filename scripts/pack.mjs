@@ -7,7 +7,7 @@
 // given by path (it resolves the ranges again, and on Node 22 picked a newer pino-pretty
 // dependency than the tests ran with), so the tarball carries exactly the tested versions and
 // installs without the registry.
-// Prints the tarball's path. The release workflow and test/package/tarball.test.ts both use it.
+// Prints the tarball's path. The release workflow and test/package/tarball.e2e.test.ts both use it.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

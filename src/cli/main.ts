@@ -1,9 +1,11 @@
 import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { forgetOwnCredentials } from '../core/own-credentials.js';
 import { packageRoot } from '../util/package-root.js';
-import { registerCommands } from './commands/index.js';
+import { registerCommands, type CommandContext } from './commands/index.js';
 import { shortUsageErrors } from './help.js';
+import { processIo, type CommandIo } from './io.js';
 import { expandPruneSpellings, PolicyFlagError } from './policy.js';
 import { expandKindLists } from './selection.js';
 
@@ -12,30 +14,38 @@ function version(): string {
   return pkg.version;
 }
 
-export function createProgram(): Command {
+export function createProgram(context: CommandContext = { io: processIo(), exit: () => undefined }): Command {
+  const { io } = context;
   const program = new Command('wsync')
     .description('Keep an observability workspace equal to a directory of YAML files.')
     .version(version())
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  registerCommands(program);
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    // Before the commands are added, so that they inherit it: a usage error or --help ends in an
+    // exception main turns into the exit code, never in process.exit.
+    .exitOverride();
+  registerCommands(program, context);
   shortUsageErrors(program);
   return program;
 }
 
-/** Runs the CLI; returns the exit code. Commands set process.exitCode; long-running ones return when stopped. */
-export async function main(argv: string[]): Promise<number> {
-  const program = createProgram();
-  program.exitOverride();
+/**
+ * Runs the CLI with `io` (the process's own by default); returns the exit code, which the command
+ * returns rather than setting on the process. Long-running commands return when stopped.
+ */
+export async function main(argv: string[], io: CommandIo = processIo()): Promise<number> {
+  let exitCode = 0;
+  forgetOwnCredentials();
+  const program = createProgram({ io, exit: (code) => (exitCode = code) });
   try {
     await program.parseAsync(expandKindLists(expandPruneSpellings(argv)));
   } catch (err) {
     if (err instanceof PolicyFlagError) {
-      process.stderr.write(`wsync: ${err.message}\n`);
+      io.stderr.write(`wsync: ${err.message}\n`);
       return 1;
     }
     const code = (err as { exitCode?: number }).exitCode;
-    if (typeof code === 'number') return code === 0 ? 0 : (process.exitCode as number | undefined) ?? code;
+    if (typeof code === 'number') return code === 0 ? 0 : exitCode || code;
     throw err;
   }
-  return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  return exitCode;
 }

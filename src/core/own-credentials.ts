@@ -19,6 +19,14 @@ export function registerOwnCredential(credential: OwnCredential): void {
   registered.set(credential.what, credential);
 }
 
+/**
+ * Forgets them all: a run of the CLI starts with none (src/cli/main.ts), also when tests run one
+ * after another in their own process.
+ */
+export function forgetOwnCredentials(): void {
+  registered.clear();
+}
+
 /** Every credential this process has read so far. */
 export function registeredOwnCredentials(): OwnCredential[] {
   return [...registered.values()];

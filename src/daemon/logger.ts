@@ -14,6 +14,8 @@ export interface LoggerOptions {
   level: LevelWithSilent;
   /** Human-readable lines instead of JSON; the default is whether stdout is a terminal. */
   pretty?: boolean;
+  /** Where lines go instead of stdout (file descriptor 1): a test's buffer when the daemon runs in it. */
+  destination?: { write(text: string): unknown };
 }
 
 /**
@@ -28,13 +30,23 @@ export function createLogger(opts: LoggerOptions): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },
   };
+  const own = opts.destination === undefined || opts.destination === process.stdout ? undefined : opts.destination;
+  const stream = own && { write: (text: string): void => void own.write(text) };
   if (pretty) {
     return pino(
       base,
-      PinoPretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', hideObject: true, ignore: 'pid,hostname', messageFormat: prettyMessage }),
+      PinoPretty({
+        colorize: true,
+        sync: true,
+        translateTime: 'SYS:HH:MM:ss.l',
+        hideObject: true,
+        ignore: 'pid,hostname',
+        messageFormat: prettyMessage,
+        ...(stream ? { destination: stream as NodeJS.WritableStream } : {}),
+      }),
     );
   }
-  return pino(base, pino.destination({ dest: 1, sync: true }));
+  return pino(base, stream ?? pino.destination({ dest: 1, sync: true }));
 }
 
 const HIDDEN = new Set(['level', 'time', 'pid', 'hostname', 'msg']);

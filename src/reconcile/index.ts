@@ -43,7 +43,7 @@ export interface ReconcileInput {
    * plan with writes takes the lease for the time of its apply and ends it after.
    */
   writerLease?: WriterLease;
-  /** Where warnings go (a writer lease taken over); default stderr. */
+  /** Where warnings go (a writer lease or a stale lock taken over, a state directory git would commit); default stderr. */
   warn?: (message: string) => void;
   /** Called at each step of saving an issued secret (tests stop the process there). */
   onIssueStep?: (step: IssueStep) => void;
@@ -120,7 +120,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
   }
 
   // Apply holds the lock from before it reads live state until the last write is recorded.
-  const state = input.state ?? (writing ? await openState(input.stateDir, { lock: true }) : undefined);
+  const state = input.state ?? (writing ? await openState(input.stateDir, { lock: true, ...(input.warn ? { warn: input.warn } : {}) }) : undefined);
   try {
     const inventory = state ? state.inventory : (planned ?? (await loadInventory(input.stateDir)));
     const removals = input.base && baseRemovals(input.base.label, input.base.desired, desired);

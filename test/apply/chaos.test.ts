@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/core/types.js';
 import { reconcile } from '../../src/reconcile/index.js';
-import { FAST_RETRY, runCli } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
 import { apiClientFor, startTestEmulator, type LoggedRequest, type TestEmulator, type WorkspaceDump } from '../support/emulator.js';
 import { DEMO_SEED_FILE } from '../support/paths.js';
 import { removeDir, tempDir, writeTree } from '../support/tree.js';
@@ -101,7 +101,7 @@ const inProcess: ApplyRunner = async ({ dir, stateDir, emulator, pruneToEmpty })
 const throughCli: ApplyRunner = async ({ dir, stateDir, emulator, pruneToEmpty }) => {
   const flags = pruneToEmpty ? ['--allow-empty', '--force-deletes'] : [];
   const args = ['apply', dir, '--state-dir', stateDir, '--prune', ...flags];
-  const result = await runCli(args, { env: { ...emulator.env, ...ENV }, nodeArgs: FAST_RETRY });
+  const result = await runCli(args, { env: { ...emulator.env, ...ENV }, fastRetry: true });
   return { ok: result.code === 0, output: result.stdout + result.stderr };
 };
 

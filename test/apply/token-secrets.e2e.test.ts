@@ -2,25 +2,18 @@
 // its grace period and plans nothing more afterwards; an apply killed at every step of saving a new
 // token's secret, then run again, leaves the token live with a working secret on disk and no
 // duplicate; a token directory that cannot take the secret stops the POST before it is sent; and no
-// secret ever reaches the output.
+// secret ever reaches the output. The killed applies are processes (WSYNC_TEST_CRASH_AT); the rest
+// run in this one.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ISSUE_STEPS } from '../../src/apply/index.js';
-import {
-  collect,
-  liveObjects,
-  readInventory,
-  removeDir,
-  resource,
-  runCli,
-  spawnCli,
-  startTestEmulator,
-  tempDir,
-  writeTree,
-  type CliResult,
-  type TestEmulator,
-} from './helpers.js';
+import { runCli, spawnCli, type CliResult } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { DEMO_SEED_FILE } from '../support/paths.js';
+import { removeDir, tempDir, writeTree } from '../support/tree.js';
+import { liveObjects, readInventory } from '../support/workspace.js';
+import { resource } from '../support/yaml.js';
 
 const NAME = 'ci-ingest';
 const CAPABILITIES = { orgCapabilities: { annotations: ['create'] } };
@@ -44,7 +37,7 @@ interface Setup {
 }
 
 async function setUp(description: string): Promise<Setup> {
-  const emu = (emulator = await startTestEmulator());
+  const emu = (emulator = await startTestEmulator({ seedFile: DEMO_SEED_FILE }));
   scratch = await tempDir('wsync-token-secrets-');
   const tree = join(scratch, 'tree');
   const state = join(scratch, 'state');
@@ -52,7 +45,7 @@ async function setUp(description: string): Promise<Setup> {
   await writeTree(tree, { 'token.yaml': resource('ApiToken', NAME, { description, ...CAPABILITIES }) });
   const outputs: CliResult[] = [];
   const run = async (...args: string[]): Promise<CliResult> => {
-    const result = await runCli([...args, tree, '--state-dir', state, '--token-output-dir', tokens], emu.env);
+    const result = await runCli([...args, tree, '--state-dir', state, '--token-output-dir', tokens], { env: emu.env });
     outputs.push(result);
     return result;
   };
@@ -120,7 +113,7 @@ describe('token rotation', () => {
 describe('secrets before ownership', () => {
   it.each(ISSUE_STEPS)('an apply killed at "%s" is followed by a run that leaves one working token and its secret on disk', async (step) => {
     const { emu, state, tokens, outputs, run } = await setUp('crash');
-    const killed = await collect(spawnCli(['apply', join(scratch ?? '', 'tree'), '--state-dir', state, '--token-output-dir', tokens], { ...emu.env, WSYNC_TEST_CRASH_AT: step }));
+    const killed = await spawnCli(['apply', join(scratch ?? '', 'tree'), '--state-dir', state, '--token-output-dir', tokens], { env: { ...emu.env, WSYNC_TEST_CRASH_AT: step } }).done;
     outputs.push(killed);
     expect(killed.signal).toBe('SIGKILL');
 
@@ -153,7 +146,7 @@ describe('secrets before ownership', () => {
     expect((await run('apply')).code).toBe(0);
     const old = await secretOnDisk(tokens);
     await writeTree(tree, { 'token.yaml': resource('ApiToken', NAME, { description: 'after', ...CAPABILITIES }) });
-    const killed = await collect(spawnCli(['apply', tree, '--state-dir', state, '--token-output-dir', tokens], { ...emu.env, WSYNC_TEST_CRASH_AT: step }));
+    const killed = await spawnCli(['apply', tree, '--state-dir', state, '--token-output-dir', tokens], { env: { ...emu.env, WSYNC_TEST_CRASH_AT: step } }).done;
     outputs.push(killed);
     expect(killed.signal).toBe('SIGKILL');
 
@@ -201,7 +194,7 @@ describe('secrets before ownership', () => {
     const { emu, tree, state, tokens } = await setUp('nowhere');
     await writeFile(tokens, 'a file, not a directory\n');
     await emu.clearRequests();
-    const result = await runCli(['apply', tree, '--state-dir', state, '--token-output-dir', tokens], emu.env);
+    const result = await runCli(['apply', tree, '--state-dir', state, '--token-output-dir', tokens], { env: emu.env });
     expect(result.code).toBe(1);
     expect(result.stdout + result.stderr).toContain(`nothing was sent: the token's secret could not be saved (the token output directory ${tokens} cannot take it: it is not a directory)`);
     expect((await emu.writes()).filter((r) => r.path.startsWith('/v2/tokens'))).toEqual([]);

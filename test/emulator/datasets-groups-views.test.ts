@@ -1,14 +1,11 @@
 // Behaviour of datasets (update, delete and what goes with it, map fields), RBAC groups (managed
 // groups, references to users and roles) and views (addressed by name) beyond the schemas.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTestEmulator } from '../support/emulator.js';
+import { DEMO_SEED_FILE } from '../support/paths.js';
 import { bodies, unique } from './fixtures.js';
-import { startHarness, type Harness } from './harness.js';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterAll(() => harness.close());
+const harness = useTestEmulator({ seedFile: DEMO_SEED_FILE, seed: 7 });
 
 type Obj = Record<string, unknown>;
 

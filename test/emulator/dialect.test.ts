@@ -1,16 +1,13 @@
 // The emulator answers like the real service where the service's public clients show it
 // (docs/wire-contract.md, #13): base roles, monitor defaults and spellings, MPL, Go's zero time,
 // annotation merges, RBAC as an add-on, annotations a triggered monitor makes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { startTestEmulator, useTestEmulator } from '../support/emulator.js';
+import { DEMO_SEED_FILE } from '../support/paths.js';
 import { conformanceProblems } from './conformance.js';
 import { bodies, unique } from './fixtures.js';
-import { startHarness, type Harness } from './harness.js';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness();
-});
-afterAll(() => harness.close());
+const harness = useTestEmulator({ seedFile: DEMO_SEED_FILE, seed: 7 });
 
 type Obj = Record<string, unknown>;
 const ZERO = '0001-01-01T00:00:00Z';
@@ -125,7 +122,7 @@ describe('RBAC as an add-on', () => {
   });
 
   it('--no-rbac starts a workspace without it', async () => {
-    const off = await startHarness({ rbac: false });
+    const off = await startTestEmulator({ seedFile: DEMO_SEED_FILE, seed: 7, rbac: false });
     try {
       expect((await off.call('GET', '/v2/rbac/roles')).status).toBe(403);
     } finally {

@@ -1,11 +1,12 @@
 // Starred-query paging: limit 1..1000 (default 100), offset >= 0 (default 0), who and dataset
 // filters, creation order, and 400 for out-of-range or non-integer values.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, startHarness, type Harness } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestEmulator } from '../support/emulator.js';
+import { DEMO_SEED_FILE } from '../support/paths.js';
 
 const ADMIN_USER_ID = 'usr_emulatoradmin00000';
 const TOTAL = 1500;
-let harness: Harness;
+const harness = useTestEmulator({ seedFile: DEMO_SEED_FILE, seed: 7 });
 let otherUserId: string;
 
 interface Query {
@@ -16,7 +17,6 @@ interface Query {
 }
 
 beforeAll(async () => {
-  harness = await startHarness();
   otherUserId = (await harness.ok<{ id: string }>('POST', '/v2/users', { name: 'Other', email: 'other@example.com', role: 'user' })).id;
   // 1,500 queries owned by the caller (the admin user), then 3 owned by another user, via the seed hook.
   const starredQueries = Array.from({ length: TOTAL }, (_, index) => ({
@@ -32,7 +32,6 @@ beforeAll(async () => {
   }
   await harness.ok('POST', '/_emulator/seed', { starredQueries });
 });
-afterAll(() => harness.close());
 
 const page = (query: string) => harness.ok<Query[]>('GET', `/v2/apl-starred-queries?${query}`);
 
@@ -97,7 +96,7 @@ describe('GET /v2/apl-starred-queries paging', () => {
   it('refuses a starred query owned by an unknown user', async () => {
     const answer = await harness.call('POST', '/v2/apl-starred-queries', {
       body: { kind: 'apl', name: 'x', who: 'usr_nobody', query: { apl: 'x' } },
-      token: ADMIN_TOKEN,
+      token: harness.token,
     });
     expect(answer.status).toBe(400);
     expect((answer.body as { message: string }).message).toMatch(/"who".*usr_nobody/);

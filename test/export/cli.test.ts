@@ -1,20 +1,14 @@
-// End to end: the real CLI (bin/wsync.js, which loads dist/: run `npm run build` first) against the
-// real emulator over 127.0.0.1, seeded with a varied workspace.
-import { spawn } from 'node:child_process';
+// End to end: the real CLI against the real emulator over 127.0.0.1, seeded with a varied workspace.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GROUPS_PATH, WRITER_LEASE_GROUP } from '../../src/core/writer-lease-record.js';
 import { leaseDescription } from '../../src/reconcile/writer-lease.js';
+import { runCli } from '../support/cli.js';
+import { useTestEmulator } from '../support/emulator.js';
+import { useScratch } from '../support/tree.js';
 import { SECRETS, VARIABLES, seedWorkspace } from './fixtures.js';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = join(ROOT, 'bin', 'wsync.js');
-const TOKEN = 'export-test-admin-token-5b1e';
 
 interface Outcome {
   code: number;
@@ -22,25 +16,16 @@ interface Outcome {
   stderr: string;
 }
 
-let emulator: RunningEmulator;
+const emulator = useTestEmulator({ seed: 11 });
+const scratch = useScratch('wsync-export-cli-');
 let work: string;
 /** Everything any run printed, for the no-secret-in-output check. */
 const printed: string[] = [];
 
-function wsync(args: string[], extraEnv: Record<string, string> = {}): Promise<Outcome> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', WSYNC_URL: emulator.url, WSYNC_TOKEN: TOKEN, NO_COLOR: '1', ...extraEnv };
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      printed.push(stdout, stderr);
-      resolvePromise({ code: code ?? -1, stdout, stderr });
-    });
-  });
+async function wsync(args: string[], extraEnv: Record<string, string> = {}): Promise<Outcome> {
+  const result = await runCli(args, { cwd: work, env: { ...emulator.env, ...extraEnv } });
+  printed.push(result.stdout, result.stderr);
+  return { code: result.code ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** Relative path -> bytes of every file under `dir`, skipping the state directory unless asked. */
@@ -64,28 +49,15 @@ function listedVariables(stdout: string): string[] {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'export', 'action.js'))) throw new Error('dist/ has no export command: run `npm run build` first');
-  emulator = await startEmulator({ port: 0, token: TOKEN, seed: 11 });
-  const res = await fetch(`${emulator.url}/_emulator/seed`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify(seedWorkspace()),
-  });
-  if (!res.ok) throw new Error(`seeding the emulator: ${res.status} ${await res.text()}`);
-  work = await mkdtemp(join(tmpdir(), 'wsync-export-cli-'));
+  await emulator.seed(seedWorkspace());
+  work = await scratch.dir();
 });
 
 /** Requests the emulator has answered so far, and how many of them were writes. */
 async function requestCount(): Promise<{ all: number; writes: number }> {
-  const res = await fetch(`${emulator.url}/_emulator/requests`, { headers: { authorization: `Bearer ${TOKEN}` } });
-  const log = (await res.json()) as Array<{ method: string; path: string }>;
+  const log = await emulator.requests();
   return { all: log.length, writes: log.filter((r) => r.method !== 'GET' && r.path.startsWith('/v2/')).length };
 }
-
-afterAll(async () => {
-  await emulator?.close();
-  if (work) await rm(work, { recursive: true, force: true });
-});
 
 describe('wsync export (CLI, emulator)', () => {
   it('round trip: export (no flag), set the listed variables, plan says no changes; after one apply, still none', async () => {
@@ -184,7 +156,7 @@ describe('wsync export (CLI, emulator)', () => {
     const holder = { id: 'f'.repeat(32), host: 'elsewhere', stateDir: '/var/lib/wsync', expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
     const made = await fetch(`${emulator.url}${GROUPS_PATH}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${emulator.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: WRITER_LEASE_GROUP, description: leaseDescription(holder), members: [], roles: [] }),
     });
     expect(made.ok).toBe(true);
@@ -205,7 +177,7 @@ describe('wsync export (CLI, emulator)', () => {
       expect(planned.stdout).toMatch(/apply adopts them with no API write/);
       expect(existsSync(join(out, '.wsync'))).toBe(false);
     } finally {
-      await fetch(`${emulator.url}${GROUPS_PATH}/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${TOKEN}` } });
+      await fetch(`${emulator.url}${GROUPS_PATH}/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${emulator.token}` } });
     }
   });
 

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { readLive } from '../../src/live/index.js';
-import { ADMIN_TOKEN, startTestEmulator, type TestEmulator } from '../api/emulator-helper.js';
+import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../support/emulator.js';
 
 let emulator: TestEmulator | undefined;
 afterEach(async () => {
@@ -11,8 +11,8 @@ afterEach(async () => {
   emulator = undefined;
 });
 
-async function readWith(options: { rbac: boolean; rbacStatus?: 403 | 404 }, token = ADMIN_TOKEN) {
-  emulator = await startTestEmulator(options);
+async function readWith(options: { rbac: boolean; rbacStatus?: 403 | 404 }, token = TEST_TOKEN) {
+  emulator = await startTestEmulator({ seed: 42, ...options });
   const client = createApiClient({ url: emulator.url, token: () => token, retryBaseMs: 1, retryCapMs: 10 });
   try {
     return await readLive(client, { kinds: ['Role', 'Notifier', 'User'], datasets: {} });
@@ -37,10 +37,10 @@ describe('readLive and add-ons', () => {
   });
 
   it('a kind that needs no add-on still fails the read on 403 (a token without the capability)', async () => {
-    emulator = await startTestEmulator();
+    emulator = await startTestEmulator({ seed: 42 });
     const created = await fetch(`${emulator.url}/v2/tokens`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'roles-only', orgCapabilities: { rbac: ['read'] } }),
     });
     const { token } = (await created.json()) as { token: string };

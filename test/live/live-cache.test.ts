@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/types.js';
 import type { LiveState } from '../../src/core/types.js';
 import { LiveCache, readLive, type LiveScope } from '../../src/live/index.js';
 import { READ_BACK_LIMIT } from '../../src/live/live-cache.js';
-import { ADMIN_TOKEN, startTestEmulator, workspaceSeed, type TestEmulator } from '../api/emulator-helper.js';
+import { apiClientFor, startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { workspaceSeed } from './workspace-seed.js';
 
 let emulator: TestEmulator;
 let client: ApiClient;
 
 beforeAll(async () => {
-  emulator = await startTestEmulator();
+  emulator = await startTestEmulator({ seed: 42 });
   await emulator.seed(workspaceSeed(3));
-  client = createApiClient({ url: emulator.url, token: () => ADMIN_TOKEN, retryBaseMs: 1, retryCapMs: 10 });
+  client = apiClientFor(emulator, { retryCapMs: 10 });
 });
 
 afterAll(async () => {

@@ -7,7 +7,6 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/types.js';
 import { getAt, withValueAt } from '../../src/core/json-paths.js';
 import { isEmptyValue, jsonEqual } from '../../src/core/json.js';
@@ -15,7 +14,7 @@ import { DEFAULT_POLICY, type JsonObject, type JsonValue, type KindName } from '
 import { KIND_NAMES, KINDS } from '../../src/kinds/index.js';
 import { indexLive, liveWithKey } from '../../src/plan/live-index.js';
 import { reconcile, type ReconcileOutcome } from '../../src/reconcile/index.js';
-import { ADMIN_TOKEN, startTestEmulator, type TestEmulator } from '../api/emulator-helper.js';
+import { apiClientFor, startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { DATASET_SEED, MINIMAL } from './minimal-resources.js';
 
 let emulator: TestEmulator;
@@ -23,9 +22,9 @@ let client: ApiClient;
 let root: string;
 
 beforeAll(async () => {
-  emulator = await startTestEmulator();
+  emulator = await startTestEmulator({ seed: 42 });
   await emulator.seed(DATASET_SEED);
-  client = createApiClient({ url: emulator.url, token: () => ADMIN_TOKEN, retryBaseMs: 1, retryCapMs: 10 });
+  client = apiClientFor(emulator, { retryCapMs: 10 });
   root = await mkdtemp(join(tmpdir(), 'wsync-convergence-'));
 });
 

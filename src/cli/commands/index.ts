@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { CommandIo } from '../io.js';
 import { register as registerApply } from './apply/command.js';
 import { register as registerCompletion } from './completion/command.js';
 import { register as registerCtl } from './ctl/command.js';
@@ -10,17 +11,23 @@ import { register as registerRun } from './run/command.js';
 import { register as registerSchema } from './schema/command.js';
 import { register as registerValidate } from './validate/command.js';
 
-// Each command lives in its own module with `register(program)`; this list is the CLI's table of
-// contents, in the order `wsync --help` shows them.
-export function registerCommands(program: Command): void {
-  registerInit(program);
-  registerValidate(program);
-  registerPlan(program);
-  registerApply(program);
-  registerRun(program);
-  registerCtl(program);
-  registerExport(program);
-  registerEmulator(program);
-  registerSchema(program);
-  registerCompletion(program);
+/** What every command's action gets: its streams, environment and signals, and where its exit code goes. */
+export interface CommandContext {
+  io: CommandIo;
+  exit(code: number): void;
+}
+
+// Each command lives in its own module with `register(program, context)`; this list is the CLI's
+// table of contents, in the order `wsync --help` shows them.
+export function registerCommands(program: Command, context: CommandContext): void {
+  registerInit(program, context);
+  registerValidate(program, context);
+  registerPlan(program, context);
+  registerApply(program, context);
+  registerRun(program, context);
+  registerCtl(program, context);
+  registerExport(program, context);
+  registerEmulator(program, context);
+  registerSchema(program, context);
+  registerCompletion(program, context);
 }

@@ -20,6 +20,7 @@ import { reconcile, type ReconcileOutcome } from '../../../reconcile/index.js';
 import { parsePlanJson, renderJson, renderText } from '../../../render/index.js';
 import { InventoryFileError, StateLockedError } from '../../../state/index.js';
 import { errorMessage } from '../../errors.js';
+import type { CommandIo } from '../../io.js';
 import { treeLimitsOf } from '../../limits.js';
 import { PolicyFlagError, policyFromFlags } from '../../policy.js';
 import { selectionFromFlags, selectionNote } from '../../selection.js';
@@ -42,10 +43,10 @@ class StalePlanError extends Error {
 }
 
 /** Reads a plan file written by `wsync plan --out`. */
-async function readSavedPlan(file: string): Promise<Plan> {
+async function readSavedPlan(file: string, cwd: string): Promise<Plan> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readFile(resolve(cwd, file), 'utf8');
   } catch (err) {
     throw new Error(`--plan ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(err)}`);
   }
@@ -60,17 +61,17 @@ async function readSavedPlan(file: string): Promise<Plan> {
  * SIGINT/SIGTERM stop apply between writes: the writes in flight finish and are recorded, no new
  * ones start. A second signal exits at once (the inventory is consistent after every write).
  */
-function stopOnSignals(controller: AbortController, say: (line: string) => void): () => void {
+function stopOnSignals(controller: AbortController, io: CommandIo, say: (line: string) => void): () => void {
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (controller.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
+    if (controller.signal.aborted) io.process?.exit(signal === 'SIGINT' ? 130 : 143);
     say(`apply: ${signal}: finishing the writes in flight, starting no new ones (again to quit now)`);
     controller.abort();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  io.signals.on('SIGINT', onSignal);
+  io.signals.on('SIGTERM', onSignal);
   return () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    io.signals.off('SIGINT', onSignal);
+    io.signals.off('SIGTERM', onSignal);
   };
 }
 
@@ -80,34 +81,34 @@ function resultJson(result: ApplyResult | undefined): Record<string, unknown> | 
 }
 
 /** `wsync apply DIR`: prints the plan, then each write; returns the exit code. */
-export async function runApply(dirArg: string, flags: ApplyFlags): Promise<number> {
-  const dir = resolve(dirArg);
+export async function runApply(dirArg: string, flags: ApplyFlags, io: CommandIo): Promise<number> {
+  const dir = resolve(io.cwd, dirArg);
   const json = flags.format === 'json';
   let redact = (text: string): string => text;
   const out = (text: string): void => {
-    process.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`));
+    io.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`));
   };
   const err = (text: string): void => {
-    process.stderr.write(redact(text.endsWith('\n') ? text : `${text}\n`));
+    io.stderr.write(redact(text.endsWith('\n') ? text : `${text}\n`));
   };
 
   const controller = new AbortController();
-  const stopListening = stopOnSignals(controller, err);
+  const stopListening = stopOnSignals(controller, io, err);
   let plan: Plan | undefined;
   try {
     const policy = policyFromFlags(flags);
     const selection = selectionFromFlags(flags);
-    if (selection) process.stderr.write(`apply: ${selectionNote(selection)}\n`);
-    const saved = flags.plan ? await readSavedPlan(flags.plan) : undefined;
-    const { connection, stateDir: configuredStateDir, secretsDir, env } = resolveSettings(dir, flags, process.env);
-    const limits = treeLimitsOf(flags, process.env);
+    if (selection) io.stderr.write(`apply: ${selectionNote(selection)}\n`);
+    const saved = flags.plan ? await readSavedPlan(flags.plan, io.cwd) : undefined;
+    const { connection, stateDir: configuredStateDir, secretsDir, env } = resolveSettings(dir, flags, io.env);
+    const limits = treeLimitsOf(flags, io.env);
     const client = createApiClient(connection);
     let outcome: ReconcileOutcome;
     try {
-      const stateDir = resolve(configuredStateDir ?? join(dir, '.wsync'));
+      const stateDir = resolve(io.cwd, configuredStateDir ?? join(dir, '.wsync'));
       outcome = await reconcile({
         dir,
-        secretsDir,
+        secretsDir: secretsDir === undefined ? undefined : resolve(io.cwd, secretsDir),
         limits,
         env,
         client,
@@ -116,9 +117,10 @@ export async function runApply(dirArg: string, flags: ApplyFlags): Promise<numbe
         mode: 'apply',
         ...(selection ? { selection } : {}),
         concurrency: flags.concurrency,
-        tokenOutputDir: flags.tokenOutputDir === undefined ? undefined : resolve(flags.tokenOutputDir),
+        tokenOutputDir: flags.tokenOutputDir === undefined ? undefined : resolve(io.cwd, flags.tokenOutputDir),
         signal: controller.signal,
-        onIssueStep: crashPointFrom(process.env),
+        onIssueStep: crashPointFrom(io),
+        warn: (message) => err(`warning: ${message}`),
         onPlan: (made: Plan, desired: Desired) => {
           plan = made;
           redact = createRedactor(desired.secretValues);
@@ -128,7 +130,7 @@ export async function runApply(dirArg: string, flags: ApplyFlags): Promise<numbe
             if (moved.length > 0) throw new StalePlanError(flags.plan ?? '', moved);
           }
           if (!json) {
-            const color = flags.color && process.stdout.isTTY === true && !env.NO_COLOR;
+            const color = flags.color && io.stdout.isTTY === true && !env.NO_COLOR;
             out(renderText(made, { color, verbose: flags.verbose, redact }));
           }
         },
@@ -218,10 +220,12 @@ function report(outcome: ReconcileOutcome, json: boolean, out: (t: string) => vo
  * `WSYNC_TEST_CRASH_AT=<step>` kills the process (SIGKILL: no clean-up runs) when saving a token's
  * secret reaches that step: the tests prove a crash there loses no secret and duplicates no token.
  */
-function crashPointFrom(env: NodeJS.ProcessEnv): ((step: IssueStep) => void) | undefined {
-  const at = env.WSYNC_TEST_CRASH_AT;
+function crashPointFrom(io: CommandIo): ((step: IssueStep) => void) | undefined {
+  const at = io.env.WSYNC_TEST_CRASH_AT;
   if (at === undefined || !(ISSUE_STEPS as readonly string[]).includes(at)) return undefined;
+  const owner = io.process;
+  if (owner === undefined) throw new Error('WSYNC_TEST_CRASH_AT kills the process: run apply as a process to use it');
   return (step) => {
-    if (step === at) process.kill(process.pid, 'SIGKILL');
+    if (step === at) owner.kill(owner.pid, 'SIGKILL');
   };
 }

@@ -4,6 +4,7 @@ import { addHelpFooter, CONNECTION_VARIABLES, TREE_VARIABLES } from '../../help.
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
 import { addPolicyOptions, type PolicyFlags } from '../../policy.js';
 import { addSelectionOptions, type SelectionFlags } from '../../selection.js';
+import type { CommandContext } from '../index.js';
 import type { SettingsFlags } from '../../settings.js';
 
 export interface ApplyFlags extends PolicyFlags, SettingsFlags, LimitFlags, SelectionFlags {
@@ -21,7 +22,7 @@ function concurrency(value: string): number {
   return n;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, context: CommandContext): void {
   const cmd = program
     .command('apply')
     .description('plan, then converge the workspace with POST/PUT/DELETE; non-interactive')
@@ -51,6 +52,6 @@ export function register(program: Command): void {
   cmd.action(async (dir: string, options: ApplyFlags) => {
     // Loaded when run: start-up of the other commands never pays for the client and apply.
     const { runApply } = await import('./action.js');
-    process.exitCode = await runApply(dir, options);
+    context.exit(await runApply(dir, options, context.io));
   });
 }

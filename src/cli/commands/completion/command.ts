@@ -1,14 +1,15 @@
 import { Argument, type Command } from 'commander';
 import { addHelpFooter } from '../../help.js';
+import type { CommandContext } from '../index.js';
 
-export function register(program: Command): void {
+export function register(program: Command, context: CommandContext): void {
   const cmd = program
     .command('completion')
     .description('print the shell completion script for bash, zsh or fish')
     .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
     .action(async (shell: 'bash' | 'zsh' | 'fish') => {
       const { completionScript } = await import('./action.js');
-      process.stdout.write(completionScript(program, shell));
+      context.io.stdout.write(completionScript(program, shell));
     });
   addHelpFooter(cmd, {
     examples: [

@@ -3,6 +3,7 @@ import { ConfigError } from '../../../api/errors.js';
 import { tokenFileReader } from '../../../api/token-source.js';
 import { safeLine } from '../../../core/safe-text.js';
 import { parseListen } from '../../../daemon/http.js';
+import type { CommandIo } from '../../io.js';
 import type { CtlFlags } from './command.js';
 
 const DEFAULT_DAEMON = 'http://127.0.0.1:9464';
@@ -55,7 +56,8 @@ function actionText(verb: ControlVerb, body: Record<string, unknown>): string {
 }
 
 /** `wsync ctl VERB`: 0 when the daemon did it, 1 otherwise (refused, unreachable). */
-export async function runCtl(verb: string, flags: CtlFlags, env: Record<string, string | undefined>): Promise<number> {
+export async function runCtl(verb: string, flags: CtlFlags, io: CommandIo): Promise<number> {
+  const { env } = io;
   const v = verb as ControlVerb;
   let reply: ControlReply;
   try {
@@ -67,15 +69,15 @@ export async function runCtl(verb: string, flags: CtlFlags, env: Record<string, 
     reply = await callDaemon(base, v, secret, timeoutMs);
   } catch (err) {
     const message = err instanceof ConfigError ? err.message : `the daemon did not answer: ${err instanceof Error ? err.message : String(err)}`;
-    process.stderr.write(`ctl: ${safeLine(message)}\n`);
+    io.stderr.write(`ctl: ${safeLine(message)}\n`);
     return 1;
   }
   if (reply.status !== 200) {
     const why = reply.status === 401 ? 'the control token was not accepted' : text(reply.body.error ?? `HTTP ${reply.status}`);
-    process.stderr.write(`ctl ${v}: refused (HTTP ${reply.status}): ${why}\n`);
+    io.stderr.write(`ctl ${v}: refused (HTTP ${reply.status}): ${why}\n`);
     return 1;
   }
-  if (flags.format === 'json') process.stdout.write(`${JSON.stringify(reply.body)}\n`);
-  else process.stdout.write(v === 'status' ? statusText(reply.body) : actionText(v, reply.body));
+  if (flags.format === 'json') io.stdout.write(`${JSON.stringify(reply.body)}\n`);
+  else io.stdout.write(v === 'status' ? statusText(reply.body) : actionText(v, reply.body));
   return 0;
 }

@@ -1,5 +1,6 @@
 import { Argument, Option, type Command } from 'commander';
 import { addHelpFooter } from '../../help.js';
+import type { CommandContext } from '../index.js';
 
 export interface CtlFlags {
   daemon?: string;
@@ -9,7 +10,7 @@ export interface CtlFlags {
   timeout?: string;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, context: CommandContext): void {
   const cmd = program
     .command('ctl')
     .description('control a running `wsync run`: suspend (plan only, write nothing), resume, reconcile now, status')
@@ -21,7 +22,7 @@ export function register(program: Command): void {
     .option('--timeout <ms>', 'how long to wait for the daemon (default 5000)')
     .action(async (verb: string, options: CtlFlags) => {
       const { runCtl } = await import('./action.js');
-      process.exitCode = await runCtl(verb, options, process.env);
+      context.exit(await runCtl(verb, options, context.io));
     });
   addHelpFooter(cmd, {
     variables: ['WSYNC_DAEMON_URL', 'WSYNC_LISTEN', 'WSYNC_CONTROL_TOKEN', 'WSYNC_CONTROL_TOKEN_FILE'],

@@ -1,14 +1,16 @@
 // `wsync emulator`: a local Workspace API v2 server. Scripts rely on the first stdout line being
 // `listening on http://HOST:PORT`; it serves until SIGTERM or SIGINT, then closes cleanly (flushing
 // --state) and returns.
+import { resolve } from 'node:path';
 import { startEmulator } from '../../../emulator/index.js';
-import type { EmulatorFlags } from './command.js';
+import type { CommandIo } from '../../io.js';
+import { DEFAULT_TOKEN, type EmulatorFlags } from './command.js';
 
-export async function runEmulator(flags: EmulatorFlags): Promise<void> {
+export async function runEmulator(flags: EmulatorFlags, io: CommandIo): Promise<void> {
   const emulator = await startEmulator({
     port: flags.port,
     host: flags.host,
-    token: flags.token,
+    token: flags.token ?? io.env.WSYNC_EMULATOR_TOKEN ?? DEFAULT_TOKEN,
     rateLimit: flags.rateLimit,
     rateWindowSeconds: flags.rateWindow,
     seed: flags.seed,
@@ -16,20 +18,20 @@ export async function runEmulator(flags: EmulatorFlags): Promise<void> {
     latencyMs: flags.latency,
     resetRate: flags.resetRate,
     dropAfterWriteRate: flags.dropAfterWriteRate,
-    stateFile: flags.state,
-    seedFile: flags.seedFile,
+    stateFile: flags.state === undefined ? undefined : resolve(io.cwd, flags.state),
+    seedFile: flags.seedFile === undefined ? undefined : resolve(io.cwd, flags.seedFile),
     logRequests: flags.logRequests,
     rbac: flags.rbac,
   });
-  process.stdout.write(`listening on ${emulator.url}\n`);
-  await new Promise<void>((resolve) => {
+  io.stdout.write(`listening on ${emulator.url}\n`);
+  await new Promise<void>((stopped) => {
     const stop = (): void => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve();
+      io.signals.off('SIGTERM', stop);
+      io.signals.off('SIGINT', stop);
+      stopped();
     };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
+    io.signals.on('SIGTERM', stop);
+    io.signals.on('SIGINT', stop);
   });
   await emulator.close();
 }

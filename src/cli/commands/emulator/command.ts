@@ -1,10 +1,12 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { addHelpFooter } from '../../help.js';
+import type { CommandContext } from '../index.js';
 
 export interface EmulatorFlags {
   port: number;
   host: string;
-  token: string;
+  /** Absent: WSYNC_EMULATOR_TOKEN, else DEFAULT_TOKEN. */
+  token?: string;
   rateLimit?: number;
   rateWindow: number;
   seed?: number;
@@ -49,17 +51,17 @@ function latencyRange(value: string): [number, number] {
   return [min, max];
 }
 
-export function register(program: Command): void {
+/** The admin token when neither --token nor WSYNC_EMULATOR_TOKEN gives one. */
+export const DEFAULT_TOKEN = 'wsync-emulator-admin';
+
+export function register(program: Command, context: CommandContext): void {
   const cmd = program
     .command('emulator')
     .description('serve a local, in-memory Workspace API v2 for tests, demos and CI')
     .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').argParser(integerIn(0, 65535)).default(0))
     .option('--host <host>', 'address to bind', '127.0.0.1')
-    .addOption(
-      new Option('--token <token>', 'admin token, with every capability')
-        .env('WSYNC_EMULATOR_TOKEN')
-        .default('wsync-emulator-admin'),
-    )
+    // The environment is the command's (context.io.env), not commander's process.env.
+    .option('--token <token>', `admin token, with every capability (env WSYNC_EMULATOR_TOKEN; default "${DEFAULT_TOKEN}")`)
     .addOption(new Option('--rate-limit <n>', 'requests per rate window (a minute, as the service) before answering 429').argParser(integerIn(1, 1_000_000)))
     .addOption(new Option('--rate-window <seconds>', 'length of a rate window').default(60).argParser(integerIn(1, 3600)))
     .addOption(new Option('--seed <n>', 'seed for fault decisions and ids, so runs repeat').argParser(integerIn(0, 2 ** 32 - 1)))
@@ -78,7 +80,7 @@ export function register(program: Command): void {
     .action(async (flags: EmulatorFlags) => {
       // Loaded when run: start-up of the other commands never pays for the emulator.
       const { runEmulator } = await import('./action.js');
-      await runEmulator(flags);
+      await runEmulator(flags, context.io);
     });
   addHelpFooter(cmd, {
     variables: ['WSYNC_EMULATOR_TOKEN'],

@@ -10,6 +10,7 @@ import { exportLive, writeExport } from '../../../export/live-export.js';
 import type { ExportResult } from '../../../export/workspace.js';
 import { KIND_NAMES, parseKindName } from '../../../kinds/index.js';
 import { displayStateDir } from '../../../state/index.js';
+import type { CommandIo } from '../../io.js';
 import { resolveSettings } from '../../settings.js';
 import type { ExportFlags } from './command.js';
 
@@ -44,27 +45,27 @@ function summary(result: ExportResult): string {
   return `${total} object${total === 1 ? '' : 's'}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
 }
 
-export async function runExport(dirArg: string | undefined, flags: ExportFlags): Promise<number> {
+export async function runExport(dirArg: string | undefined, flags: ExportFlags, io: CommandIo): Promise<number> {
   let redact = (text: string): string => text;
   const fail = (message: string): number => {
-    process.stderr.write(`export: ${redact(message)}\n`);
+    io.stderr.write(`export: ${redact(message)}\n`);
     return 1;
   };
   try {
-    if (dirArg !== undefined && flags.out !== undefined && resolve(dirArg) !== resolve(flags.out)) {
+    if (dirArg !== undefined && flags.out !== undefined && resolve(io.cwd, dirArg) !== resolve(io.cwd, flags.out)) {
       throw new ExportUsageError(`two output directories given (${dirArg} and --out ${flags.out}); name one`);
     }
     const outArg = flags.out ?? dirArg;
     if (outArg === undefined || outArg.trim() === '') throw new ExportUsageError('name the output directory with --out DIR');
-    const out = resolve(outArg);
+    const out = resolve(io.cwd, outArg);
     const kinds = parseKinds(flags.kind);
     // DIR is where files go, not a workspace: its wsync.yaml (if any) is not read.
-    const settings = resolveSettings(undefined, flags, process.env);
+    const settings = resolveSettings(undefined, flags, io.env);
     const adopt = flags.adopt !== false;
     // Where the next `plan OUT` looks by default (or --state-dir / WSYNC_STATE_DIR, which plan reads too).
-    const stateDir = resolve(settings.stateDir ?? join(out, '.wsync'));
+    const stateDir = resolve(io.cwd, settings.stateDir ?? join(out, '.wsync'));
     const warn = (message: string): void => {
-      process.stderr.write(`warning: ${safeMessage(redact(message))}\n`);
+      io.stderr.write(`warning: ${safeMessage(redact(message))}\n`);
     };
     const client = createApiClient(settings.connection);
     let result: ExportResult;
@@ -79,18 +80,18 @@ export async function runExport(dirArg: string | undefined, flags: ExportFlags):
     await writeExport(out, result, { kinds, force: flags.force === true });
     for (const warning of result.warnings) warn(warning);
 
-    process.stdout.write(`Exported ${summary(result)} to ${outArg}\n`);
+    io.stdout.write(`Exported ${summary(result)} to ${outArg}\n`);
 
     if (adopt) {
       const { adopted, skipped } = await adoptExported(stateDir, result, warn);
       const note = skipped > 0 ? ` (${skipped} renamed duplicates not adopted)` : '';
-      process.stdout.write(`Adopted ${adopted} objects: recorded as owned by wsync in ${displayStateDir(stateDir)}${note}\n`);
+      io.stdout.write(`Adopted ${adopted} objects: recorded as owned by wsync in ${displayStateDir(stateDir)}${note}\n`);
     } else {
-      process.stdout.write(`Not adopted (--no-adopt): wsync plan ${outArg} shows each exported object as "adopt"\n`);
+      io.stdout.write(`Not adopted (--no-adopt): wsync plan ${outArg} shows each exported object as "adopt"\n`);
     }
     if (result.variables.length > 0) {
-      process.stdout.write('Set these environment variables before plan/apply:\n');
-      for (const name of result.variables) process.stdout.write(`${name}\n`);
+      io.stdout.write('Set these environment variables before plan/apply:\n');
+      for (const name of result.variables) io.stdout.write(`${name}\n`);
     }
     return 0;
   } catch (err) {

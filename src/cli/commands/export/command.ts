@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { addConnectionOptions, type ConnectionFlags } from '../../connection.js';
 import { addHelpFooter, CONNECTION_VARIABLES } from '../../help.js';
 import { collect } from '../../policy.js';
+import type { CommandContext } from '../index.js';
 
 export interface ExportFlags extends ConnectionFlags {
   out?: string;
@@ -12,7 +13,7 @@ export interface ExportFlags extends ConnectionFlags {
   schemaBase?: string;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, context: CommandContext): void {
   const cmd = program
     .command('export')
     .description('write the live workspace as resource files that plan then reports as "no changes"')
@@ -36,6 +37,6 @@ export function register(program: Command): void {
   cmd.action(async (dir: string | undefined, options: ExportFlags) => {
     // Loaded when run: start-up of the other commands never pays for the client and the exporter.
     const { runExport } = await import('./action.js');
-    process.exitCode = await runExport(dir, options);
+    context.exit(await runExport(dir, options, context.io));
   });
 }

@@ -1,13 +1,15 @@
 import { writeInitialTree } from '../../../source/init-tree.js';
+import { resolve } from 'node:path';
 import { errorMessage } from '../../errors.js';
+import type { CommandIo } from '../../io.js';
 
 /** `wsync init [DIR]`: writes the starting tree and says what to do next. */
-export async function runInit(dir: string): Promise<number> {
+export async function runInit(dir: string, io: CommandIo): Promise<number> {
   let written: string[];
   try {
-    written = await writeInitialTree(dir);
+    written = await writeInitialTree(resolve(io.cwd, dir));
   } catch (err) {
-    process.stderr.write(`init: ${errorMessage(err)}\n`);
+    io.stderr.write(`init: ${errorMessage(err)}\n`);
     return 1;
   }
   const shown = dir;
@@ -22,6 +24,6 @@ export async function runInit(dir: string): Promise<number> {
     `  wsync apply ${shown}`,
     '',
   ];
-  process.stdout.write(lines.join('\n'));
+  io.stdout.write(lines.join('\n'));
   return 0;
 }

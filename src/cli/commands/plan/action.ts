@@ -10,6 +10,7 @@ import type { Plan } from '../../../core/types.js';
 import { reconcile, type ReconcileInput } from '../../../reconcile/index.js';
 import { hasWrites, renderJson, renderMarkdown, renderText } from '../../../render/index.js';
 import { errorMessage } from '../../errors.js';
+import type { CommandIo } from '../../io.js';
 import { treeLimitsOf } from '../../limits.js';
 import { PolicyFlagError, policyFromFlags } from '../../policy.js';
 import { selectionFromFlags, selectionNote } from '../../selection.js';
@@ -18,65 +19,67 @@ import { readBase } from './base.js';
 import type { PlanFlags } from './command.js';
 
 /** `wsync plan DIR`: prints the plan; returns the exit code (2 for changes with --detailed-exitcode). */
-export async function runPlan(dirArg: string, flags: PlanFlags): Promise<number> {
-  const dir = resolve(dirArg);
+export async function runPlan(dirArg: string, flags: PlanFlags, io: CommandIo): Promise<number> {
+  const dir = resolve(io.cwd, dirArg);
   let redact = (text: string): string => text;
   try {
     const policy = policyFromFlags(flags);
     const selection = selectionFromFlags(flags);
-    if (selection) process.stderr.write(`plan: ${selectionNote(selection)}\n`);
-    const { connection, stateDir, secretsDir, env } = resolveSettings(dir, flags, process.env);
-    const limits = treeLimitsOf(flags, process.env);
-    const base = await readBase(dir, flags, limits);
+    if (selection) io.stderr.write(`plan: ${selectionNote(selection)}\n`);
+    const { connection, stateDir, secretsDir, env } = resolveSettings(dir, flags, io.env);
+    const limits = treeLimitsOf(flags, io.env);
+    const base = await readBase(dir, flags, limits, io);
     const client = createApiClient(connection);
     const phases = new PhaseTimes();
     try {
       const outcome = await reconcile({
         phases,
         dir,
-        secretsDir,
+        secretsDir: secretsDir === undefined ? undefined : resolve(io.cwd, secretsDir),
         limits,
         env,
         client,
-        stateDir: resolve(stateDir ?? join(dir, '.wsync')),
+        stateDir: resolve(io.cwd, stateDir ?? join(dir, '.wsync')),
         policy,
         mode: 'plan',
-        tokenOutputDir: flags.tokenOutputDir === undefined ? undefined : resolve(flags.tokenOutputDir),
+        tokenOutputDir: flags.tokenOutputDir === undefined ? undefined : resolve(io.cwd, flags.tokenOutputDir),
+        warn: (message) => io.stderr.write(`warning: ${redact(message)}\n`),
         ...(base ? { base } : {}),
         ...(selection ? { selection } : {}),
       } satisfies ReconcileInput);
       redact = createRedactor(outcome.desired.secretValues);
       const print = (text: string): void => {
-        process.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`));
+        io.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`));
       };
 
       if (outcome.status === 'invalid') {
-        for (const d of sortDiagnostics(outcome.diagnostics)) process.stderr.write(`${redact(formatDiagnostic(d))}\n`);
-        process.stderr.write('plan: the files do not validate; nothing was read from the API\n');
+        for (const d of sortDiagnostics(outcome.diagnostics)) io.stderr.write(`${redact(formatDiagnostic(d))}\n`);
+        io.stderr.write('plan: the files do not validate; nothing was read from the API\n');
         return 1;
       }
       const plan = outcome.plan as Plan;
-      const color = flags.color && flags.format === 'text' && process.stdout.isTTY === true && !process.env.NO_COLOR;
+      const color = flags.color && flags.format === 'text' && io.stdout.isTTY === true && !io.env.NO_COLOR;
       phases.measure('render', () => {
         if (flags.format === 'json') print(renderJson(plan));
         else if (flags.format === 'markdown') print(renderMarkdown(plan, { redact }));
         else print(renderText(plan, { color, verbose: flags.verbose, redact }));
       });
       for (const d of sortDiagnostics(outcome.desired.diagnostics)) {
-        if (d.severity === 'warning' && flags.format === 'text') process.stderr.write(`${redact(formatDiagnostic(d))}\n`);
+        if (d.severity === 'warning' && flags.format === 'text') io.stderr.write(`${redact(formatDiagnostic(d))}\n`);
       }
-      if (flags.format === 'text') for (const skip of outcome.desired.skips ?? []) process.stderr.write(`${redact(formatSkip(skip))}\n`);
-      if (flags.out) await writeFile(flags.out, redact(renderJson(plan)), { mode: 0o644 });
+      if (flags.format === 'text') for (const skip of outcome.desired.skips ?? []) io.stderr.write(`${redact(formatSkip(skip))}
+`);
+      if (flags.out) await writeFile(resolve(io.cwd, flags.out), redact(renderJson(plan)), { mode: 0o644 });
       if (flags.stats) {
         const s = client.stats;
         const byStatus = Object.entries(s.byMethodStatus)
           .sort(([a], [b]) => a.localeCompare(b))
           .map(([k, v]) => `${k}: ${v}`)
           .join(', ');
-        process.stderr.write(
+        io.stderr.write(
           `stats: ${s.requests} API requests (${byStatus || 'none'}); ${s.retries} retries; ${s.rateLimited} rate-limited\n`,
         );
-        process.stderr.write(`stats: time per phase: ${phases.text()}\n`);
+        io.stderr.write(`stats: time per phase: ${phases.text()}\n`);
       }
       if (outcome.status !== 'planned') return 1;
       if (flags.detailedExitcode) return hasWrites(plan) ? 2 : 0;
@@ -86,10 +89,10 @@ export async function runPlan(dirArg: string, flags: PlanFlags): Promise<number>
     }
   } catch (err) {
     if (err instanceof ConfigError || err instanceof PolicyFlagError || err instanceof BaseTreeError) {
-      process.stderr.write(`plan: ${errorMessage(err)}\n`);
+      io.stderr.write(`plan: ${errorMessage(err)}\n`);
       return 1;
     }
-    process.stderr.write(`plan: ${redact(errorMessage(err))}\n`);
+    io.stderr.write(`plan: ${redact(errorMessage(err))}\n`);
     return 1;
   }
 }

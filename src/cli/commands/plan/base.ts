@@ -5,20 +5,26 @@ import { formatDiagnostic } from '../../../core/diagnostics.js';
 import type { Desired } from '../../../core/types.js';
 import { BaseTreeError, readBaseDir, readGitBase } from '../../../source/base-tree.js';
 import type { TreeLimits } from '../../../source/limits.js';
+import type { CommandIo } from '../../io.js';
 import type { PlanFlags } from './command.js';
 
-export async function readBase(dir: string, flags: Pick<PlanFlags, 'base' | 'baseDir'>, limits: Partial<TreeLimits>): Promise<{ label: string; desired: Desired } | undefined> {
+export async function readBase(
+  dir: string,
+  flags: Pick<PlanFlags, 'base' | 'baseDir'>,
+  limits: Partial<TreeLimits>,
+  io: Pick<CommandIo, 'stderr' | 'cwd'>,
+): Promise<{ label: string; desired: Desired } | undefined> {
   if (flags.base !== undefined && flags.baseDir !== undefined) throw new BaseTreeError('use either --base or --base-dir, not both');
   let base: { label: string; desired: Desired };
   if (flags.base !== undefined) base = { label: `the base (${flags.base})`, desired: await readGitBase(dir, flags.base, { limits }) };
-  else if (flags.baseDir !== undefined) base = { label: `the base (${flags.baseDir})`, desired: await readBaseDir(resolve(flags.baseDir), { limits }) };
+  else if (flags.baseDir !== undefined) base = { label: `the base (${flags.baseDir})`, desired: await readBaseDir(resolve(io.cwd, flags.baseDir), { limits }) };
   else return undefined;
   const unreadable = base.desired.diagnostics.find((d) => d.code === 'dir');
   if (unreadable) throw new BaseTreeError(`--base-dir: ${unreadable.message}`);
   const errors = base.desired.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
-    process.stderr.write(`plan: warning: the files of ${base.label} do not all validate; what they declare is still read:\n`);
-    for (const d of errors.slice(0, 5)) process.stderr.write(`  ${formatDiagnostic(d)}\n`);
+    io.stderr.write(`plan: warning: the files of ${base.label} do not all validate; what they declare is still read:\n`);
+    for (const d of errors.slice(0, 5)) io.stderr.write(`  ${formatDiagnostic(d)}\n`);
   }
   return base;
 }

@@ -4,6 +4,7 @@ import { addHelpFooter, CONNECTION_VARIABLES, TREE_VARIABLES } from '../../help.
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
 import { addPolicyOptions, type PolicyFlags } from '../../policy.js';
 import { addSelectionOptions, type SelectionFlags } from '../../selection.js';
+import type { CommandContext } from '../index.js';
 import type { SettingsFlags } from '../../settings.js';
 
 export interface PlanFlags extends PolicyFlags, SettingsFlags, LimitFlags, SelectionFlags {
@@ -18,7 +19,7 @@ export interface PlanFlags extends PolicyFlags, SettingsFlags, LimitFlags, Selec
   baseDir?: string;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, context: CommandContext): void {
   const cmd = program
     .command('plan')
     .description('read live state and print what apply would do; never writes')
@@ -51,6 +52,6 @@ export function register(program: Command): void {
   cmd.action(async (dir: string, options: PlanFlags) => {
     // Loaded when run: start-up of the other commands never pays for the client and the planner.
     const { runPlan } = await import('./action.js');
-    process.exitCode = await runPlan(dir, options);
+    context.exit(await runPlan(dir, options, context.io));
   });
 }

@@ -4,6 +4,7 @@ import { createLogger, type Logger } from '../../../daemon/logger.js';
 import { PolicyFlagError, policyFromFlags } from '../../policy.js';
 import { packageVersion } from '../../../util/package-version.js';
 import { resolveSettings } from '../../settings.js';
+import type { CommandIo } from '../../io.js';
 import type { RunFlags } from './command.js';
 import { modeOf, settingsFrom, UsageError, type Settings } from './settings.js';
 
@@ -14,67 +15,80 @@ const SHUTDOWN_DEADLINE_MS = 9_000;
  * Handles SIGTERM/SIGINT (stop) and SIGHUP (reload) — from the very start, so a signal that lands
  * while the daemon is still starting is not lost — and resolves with the exit code once stopped.
  */
-function untilStopped(starting: Promise<Daemon | null>, log: Logger): Promise<number> {
-  return new Promise<number>((done) => {
-    let signalled = false;
-    const onStop = (signal: NodeJS.Signals): void => {
-      if (signalled) {
-        log.warn({ signal }, 'second signal: exiting now');
-        done(1);
-        return;
-      }
-      signalled = true;
-      const deadline = setTimeout(() => {
-        log.error(
-          { deadline_ms: SHUTDOWN_DEADLINE_MS },
-          'shutdown deadline passed with a request still in flight; the next start lists live state again and adopts what it created',
-        );
-        done(1);
-      }, SHUTDOWN_DEADLINE_MS);
-      deadline.unref();
-      starting
-        .then((daemon) => daemon?.stop(signal))
-        .then(
-          () => {
-            clearTimeout(deadline);
-            done(0);
-          },
-          (err: unknown) => {
-            clearTimeout(deadline);
-            log.error({ err: err instanceof Error ? err.message : String(err) }, 'shutdown failed');
-            done(1);
-          },
-        );
-    };
-    process.on('SIGTERM', onStop);
-    process.on('SIGINT', onStop);
-    process.on('SIGHUP', () => void starting.then((daemon) => daemon?.reload()));
-    // A daemon that could not start has nothing to wait for.
-    void starting.then((daemon) => {
-      if (daemon === null) done(1);
-    });
+function untilStopped(starting: Promise<Daemon | null>, log: Logger, io: CommandIo): Promise<number> {
+  let done: (code: number) => void = () => undefined;
+  const stopped = new Promise<number>((resolve) => (done = resolve));
+  let signalled = false;
+  const onStop = (signal: NodeJS.Signals): void => {
+    if (signalled) {
+      log.warn({ signal }, 'second signal: exiting now');
+      done(1);
+      return;
+    }
+    signalled = true;
+    const deadline = setTimeout(() => {
+      log.error(
+        { deadline_ms: SHUTDOWN_DEADLINE_MS },
+        'shutdown deadline passed with a request still in flight; the next start lists live state again and adopts what it created',
+      );
+      done(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
+    starting
+      .then((daemon) => daemon?.stop(signal))
+      .then(
+        () => {
+          clearTimeout(deadline);
+          done(0);
+        },
+        (err: unknown) => {
+          clearTimeout(deadline);
+          log.error({ err: err instanceof Error ? err.message : String(err) }, 'shutdown failed');
+          done(1);
+        },
+      );
+  };
+  const onReload = (): void => void starting.then((daemon) => daemon?.reload());
+  io.signals.on('SIGTERM', onStop);
+  io.signals.on('SIGINT', onStop);
+  io.signals.on('SIGHUP', onReload);
+  // A daemon that could not start has nothing to wait for.
+  void starting.then((daemon) => {
+    if (daemon === null) done(1);
+  });
+  return stopped.finally(() => {
+    // A command run in a test's process leaves no listener behind.
+    if (io.process) return;
+    io.signals.off('SIGTERM', onStop);
+    io.signals.off('SIGINT', onStop);
+    io.signals.off('SIGHUP', onReload);
   });
 }
 
 /** `wsync run DIR`: returns the exit code once stopped by a signal. */
-export async function runDaemon(dirArg: string, flags: RunFlags): Promise<number> {
-  const env = process.env;
+export async function runDaemon(dirArg: string, flags: RunFlags, io: CommandIo): Promise<number> {
+  const { env } = io;
   let settings: Settings;
   let policy;
   try {
-    settings = await settingsFrom(dirArg, flags, env);
+    settings = await settingsFrom(dirArg, flags, env, io.cwd);
     policy = policyFromFlags(flags, modeOf(flags));
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError || err instanceof PolicyFlagError) {
-      process.stderr.write(`run: ${err.message}\n`);
+      io.stderr.write(`run: ${err.message}\n`);
       return 1;
     }
     throw err;
   }
 
-  const log = createLogger({ level: settings.logLevel as Parameters<typeof createLogger>[0]['level'], pretty: settings.pretty });
-  // A rejected promise somewhere in a library must not end the loop; it is logged instead.
-  process.on('unhandledRejection', (reason) => {
+  const log = createLogger({
+    level: settings.logLevel as Parameters<typeof createLogger>[0]['level'],
+    pretty: settings.pretty ?? io.stdout.isTTY === true,
+    destination: io.stdout,
+  });
+  // A rejected promise somewhere in a library must not end the loop; it is logged instead (a
+  // process-wide hook: only when the daemon is the whole process).
+  io.process?.on('unhandledRejection', (reason) => {
     log.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unhandled rejection');
   });
   const starting = Daemon.start({
@@ -91,7 +105,7 @@ export async function runDaemon(dirArg: string, flags: RunFlags): Promise<number
     env,
     connection: settings.connection,
     // Flags are fixed for the life of the process; environment, wsync.yaml and token file are read again.
-    reloadConnection: () => resolveSettings(settings.dir, flags, process.env).connection,
+    reloadConnection: () => resolveSettings(settings.dir, flags, io.env).connection,
     logger: log,
     notifications: settings.notifications,
     controlToken: settings.controlToken,
@@ -101,5 +115,5 @@ export async function runDaemon(dirArg: string, flags: RunFlags): Promise<number
     log.fatal({ err: err instanceof Error ? err.message : String(err) }, 'could not start');
     return null;
   });
-  return untilStopped(starting, log);
+  return untilStopped(starting, log, io);
 }

@@ -3,6 +3,7 @@ import { addConnectionOptions, addTrustConfigOption } from '../../connection.js'
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
 import { addPolicyOptions, type PolicyFlags } from '../../policy.js';
 import type { SettingsFlags } from '../../settings.js';
+import type { CommandContext } from '../index.js';
 import type { NotifyFlags } from './notifications.js';
 import { addHelpFooter, CONNECTION_VARIABLES, TREE_VARIABLES } from '../../help.js';
 
@@ -17,7 +18,7 @@ export interface RunFlags extends PolicyFlags, SettingsFlags, LimitFlags, Notify
   logFormat?: string;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, context: CommandContext): void {
   const cmd = program
     .command('run')
     .description('the daemon: reconcile at start, on every change under DIR and on a schedule; serve health, readiness, metrics and a status page')
@@ -67,9 +68,10 @@ export function register(program: Command): void {
   cmd.action(async (dir: string, options: RunFlags) => {
     // Loaded when run: start-up of the other commands never pays for the daemon, pino and undici.
     const { runDaemon } = await import('./action.js');
-    const code = await runDaemon(dir, options);
-    process.exitCode = code;
+    const code = await runDaemon(dir, options, context.io);
+    context.exit(code);
     // Everything is closed by now; should a library still hold the event loop open, do not hang.
-    setTimeout(() => process.exit(code), 1000).unref();
+    const owner = context.io.process;
+    if (owner) setTimeout(() => owner.exit(code), 1000).unref();
   });
 }

@@ -42,9 +42,9 @@ function positiveInt(text: string, flag: string, min: number): number {
   return n;
 }
 
-/** What the flags, environment and wsync.yaml settle for the daemon; throws UsageError or ConfigError. */
-export async function settingsFrom(dirArg: string, flags: RunFlags, env: Record<string, string | undefined>): Promise<Settings> {
-  const dir = resolve(dirArg);
+/** What the flags, environment and wsync.yaml settle for the daemon (paths relative to `cwd`); throws UsageError or ConfigError. */
+export async function settingsFrom(dirArg: string, flags: RunFlags, env: Readonly<Record<string, string | undefined>>, cwd: string): Promise<Settings> {
+  const dir = resolve(cwd, dirArg);
   const listenText = flags.listen ?? env.WSYNC_LISTEN ?? DEFAULT_LISTEN;
   let listen: ListenAddress;
   try {
@@ -68,7 +68,7 @@ export async function settingsFrom(dirArg: string, flags: RunFlags, env: Record<
   const secretsDir = configured.secretsDir;
   const settings: Settings = {
     dir,
-    stateDir: stateDirFlag ? resolve(stateDirFlag) : await defaultStateDir(dir),
+    stateDir: stateDirFlag ? resolve(cwd, stateDirFlag) : await defaultStateDir(dir),
     listen,
     resync,
     debounceMs: flags.debounce === undefined ? DEFAULT_DEBOUNCE_MS : positiveInt(flags.debounce, '--debounce', 0),
@@ -84,8 +84,8 @@ export async function settingsFrom(dirArg: string, flags: RunFlags, env: Record<
   }
   const token = controlToken(flags, configured.env);
   if (token) settings.controlToken = token;
-  if (secretsDir) settings.secretsDir = resolve(secretsDir);
-  if (flags.tokenOutputDir) settings.tokenOutputDir = resolve(flags.tokenOutputDir);
+  if (secretsDir) settings.secretsDir = resolve(cwd, secretsDir);
+  if (flags.tokenOutputDir) settings.tokenOutputDir = resolve(cwd, flags.tokenOutputDir);
   if (flags.concurrency !== undefined) settings.concurrency = positiveInt(flags.concurrency, '--concurrency', 1);
   if (format !== 'auto') settings.pretty = format === 'pretty';
   return settings;

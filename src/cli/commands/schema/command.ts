@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { addHelpFooter } from '../../help.js';
+import type { CommandContext } from '../index.js';
 
-export function register(program: Command): void {
+export function register(program: Command, context: CommandContext): void {
   const cmd = program
     .command('schema')
     .description('print the JSON Schemas of the resource files (for editors: yaml-language-server)')
@@ -14,10 +15,10 @@ export function register(program: Command): void {
       if (options.write === undefined) result = renderSchemas(kind, options);
       else if (kind !== undefined || options.all === true) {
         result = { stdout: '', stderr: 'wsync schema: --write writes every schema; give no KIND and no --all with it\n', exitCode: 1 };
-      } else result = await writeSchemaFiles(options.write);
-      process.stdout.write(result.stdout);
-      process.stderr.write(result.stderr);
-      process.exitCode = result.exitCode;
+      } else result = await writeSchemaFiles(options.write, context.io.cwd);
+      context.io.stdout.write(result.stdout);
+      context.io.stderr.write(result.stderr);
+      context.exit(result.exitCode);
     });
   addHelpFooter(cmd, {
     examples: [

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { KIND_NAMES, KINDS, parseKindName } from '../../../kinds/index.js';
 import { loadSchemas, schemaDescription, writeSchemas } from '../../../source/schema-files.js';
 import { schemaDir } from '../../../util/package-root.js';
@@ -59,11 +60,11 @@ export function renderSchemas(kind: string | undefined, options: { all?: boolean
   return { stdout: `${JSON.stringify(schema, null, 2)}\n`, stderr: '', exitCode: 0 };
 }
 
-/** `wsync schema --write DIR`. */
-export async function writeSchemaFiles(dir: string): Promise<SchemaResult> {
+/** `wsync schema --write DIR`, DIR relative to `cwd`. */
+export async function writeSchemaFiles(dir: string, cwd: string): Promise<SchemaResult> {
   let written: string[];
   try {
-    written = await writeSchemas(dir);
+    written = await writeSchemas(resolve(cwd, dir));
   } catch (err) {
     return { stdout: '', stderr: `wsync schema: ${err instanceof Error ? err.message : String(err)}\n`, exitCode: 1 };
   }

@@ -6,6 +6,7 @@ import type { Diagnostic } from '../../../core/types.js';
 import { readDesiredPaths, rootOfPaths, type SourcePath } from '../../../source/index.js';
 import type { TreeLimits } from '../../../source/limits.js';
 import { treeLimitsOf } from '../../limits.js';
+import type { CommandIo } from '../../io.js';
 import { layeredEnvironment } from '../../settings.js';
 import type { ValidateFlags } from './command.js';
 import { renderValidation, type ReportOptions, type ValidateResult } from './report.js';
@@ -15,15 +16,18 @@ export interface ValidateOptions extends ReportOptions {
   /** References checked as written, none read. */
   secretsAsWritten?: boolean;
   /** Where `${env:}` reads from and the settings' environment; defaults to process.env. */
-  env?: Record<string, string | undefined>;
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Where relative paths start; defaults to the process's working directory. */
+  cwd?: string;
   limits?: Partial<TreeLimits>;
 }
 
 /** Reads the paths (the working directory when none is given), checks them and renders the report. */
 export async function runValidate(paths: readonly string[], options: ValidateOptions = {}): Promise<ValidateResult> {
   const env = options.env ?? process.env;
-  const given = paths.length > 0 ? paths : ['.'];
-  const root = await rootOfPaths(given, process.cwd());
+  const cwd = options.cwd ?? process.cwd();
+  const given = (paths.length > 0 ? paths : ['.']).map((path) => resolve(cwd, path));
+  const root = await rootOfPaths(given, cwd);
   const configProblems: Diagnostic[] = [];
   const sources = given.map((path): SourcePath => {
     // A directory's wsync.yaml sits under the environment; a file has none.
@@ -46,14 +50,14 @@ export async function runValidate(paths: readonly string[], options: ValidateOpt
 }
 
 /** The command: prints the report; returns the exit code (0 valid, 1 not). */
-export async function validateCommand(paths: readonly string[], flags: ValidateFlags): Promise<number> {
+export async function validateCommand(paths: readonly string[], flags: ValidateFlags, io: CommandIo): Promise<number> {
   try {
-    const result = await runValidate(paths, { ...flags, limits: treeLimitsOf(flags, process.env) });
-    process.stdout.write(result.output);
+    const result = await runValidate(paths, { ...flags, env: io.env, cwd: io.cwd, limits: treeLimitsOf(flags, io.env) });
+    io.stdout.write(result.output);
     return result.exitCode;
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`validate: ${err.message}\n`);
+    io.stderr.write(`validate: ${err.message}\n`);
     return 1;
   }
 }

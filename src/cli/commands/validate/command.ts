@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { addHelpFooter, TREE_VARIABLES } from '../../help.js';
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
+import type { CommandContext } from '../index.js';
 
 export interface ValidateFlags extends LimitFlags {
   format: 'text' | 'json';
@@ -9,7 +10,7 @@ export interface ValidateFlags extends LimitFlags {
   quiet?: boolean;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, context: CommandContext): void {
   const cmd = program
     .command('validate')
     .description('parse, schema-check and reference-check every resource file; no network')
@@ -30,6 +31,6 @@ export function register(program: Command): void {
   cmd.action(async (paths: string[], options: ValidateFlags) => {
     // Loaded here, not at start-up: the other commands never pay for yaml and ajv.
     const { validateCommand } = await import('./action.js');
-    process.exitCode = await validateCommand(paths, options);
+    context.exit(await validateCommand(paths, options, context.io));
   });
 }

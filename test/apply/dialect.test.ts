@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KIND_NAMES, KINDS } from '../../src/kinds/index.js';
 import { DATASET, DATASET_SEED, MINIMAL, OWNER } from '../reconcile/minimal-resources.js';
-import { liveObjects, named, removeDir, resource, runCli, startTestEmulator, tempDir, writeTree, type CliResult, type TestEmulator } from './helpers.js';
+import { runCli, type CliResult } from '../support/cli.js';
+import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
+import { DEMO_SEED_FILE } from '../support/paths.js';
+import { removeDir, tempDir, writeTree } from '../support/tree.js';
+import { liveObjects, named } from '../support/workspace.js';
+import { resource } from '../support/yaml.js';
 
 let emulator: TestEmulator | undefined;
 let dir: string | undefined;
@@ -25,25 +30,18 @@ function minimalTree(): Record<string, string> {
 }
 
 async function setUp(files: Record<string, string>, options: { rbac?: boolean } = {}): Promise<{ tree: string; run: (...args: string[]) => Promise<CliResult> }> {
-  emulator = await startTestEmulator(options);
+  emulator = await startTestEmulator({ seedFile: DEMO_SEED_FILE, ...options });
   await emulator.seed(DATASET_SEED);
   dir = await tempDir('wsync-dialect-');
   const tree = join(dir, 'tree');
   await writeTree(tree, files);
   const env = emulator.env;
-  return { tree, run: (...args: string[]) => runCli(args, env) };
+  return { tree, run: (...args: string[]) => runCli(args, { env }) };
 }
 
-async function hook(method: string, path: string, body?: unknown): Promise<unknown> {
+function hook(method: string, path: string, body?: unknown): Promise<unknown> {
   if (!emulator) throw new Error('no emulator');
-  const res = await fetch(`${emulator.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${emulator.env.WSYNC_TOKEN}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text === '' ? undefined : (JSON.parse(text) as unknown);
+  return emulator.ok<unknown>(method, path, body);
 }
 
 const users = {

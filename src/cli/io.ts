@@ -1,0 +1,38 @@
+// What a command reads and writes outside its arguments: output streams, environment, working
+// directory and signals. bin/wsync.js hands over the process's own; the tests hand over buffers, a
+// clean environment and no process, and run the CLI in theirs (test/support/cli.ts).
+
+/** Where a command prints: process.stdout, or a test's buffer. */
+export interface OutputStream {
+  write(text: string): unknown;
+  /** A terminal: colours and pretty logs by default. */
+  readonly isTTY?: boolean;
+}
+
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+/** The signals a command listens to while it runs (apply, run, emulator). */
+export interface SignalSource {
+  on(signal: StopSignal, listener: (signal: NodeJS.Signals) => void): unknown;
+  off(signal: StopSignal, listener: (signal: NodeJS.Signals) => void): unknown;
+}
+
+export interface CommandIo {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  /** Read for every setting; never process.env below the CLI. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Relative paths in arguments and flags resolve against it. */
+  cwd: string;
+  signals: SignalSource;
+  /**
+   * Present when the command is the whole process: only then may it exit at once (a second signal
+   * during apply), kill itself (test crash points) or take over process-wide hooks.
+   */
+  process?: NodeJS.Process;
+}
+
+/** The process's own streams, environment, working directory and signals. */
+export function processIo(): CommandIo {
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), signals: process, process };
+}
