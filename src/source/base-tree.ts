@@ -1,5 +1,5 @@
 // The files of the base of a change (`plan --base REF`): DIR as it is at REF in DIR's own git
-// repository, read with git (ls-tree, cat-file: nothing in the repository or its work tree changes),
+// repository (its YAML and the JSON documents the YAML names), read with git (ls-tree, cat-file: nothing in the repository or its work tree changes),
 // copied to a temporary directory and read like any tree. The base is only asked what it declares,
 // so its secrets are checked as written and none is read.
 import { spawn } from 'node:child_process';
@@ -44,7 +44,10 @@ interface TreeFile {
   object: string;
 }
 
-/** Resource files (by name) under `prefix` at `commit`, paths relative to `prefix`. */
+/**
+ * Resource files (by name) under `prefix` at `commit`, and the `.json` files a resource may name as
+ * its document (a dashboard's `spec.file`), paths relative to `prefix`.
+ */
 async function listFiles(top: string, commit: string, prefix: string): Promise<TreeFile[]> {
   const listed = await git(top, ['ls-tree', '-r', '-z', '--full-tree', commit, '--', prefix === '' ? '.' : prefix]);
   if (listed.code !== 0) throw new BaseTreeError(`git ls-tree ${commit} failed: ${listed.stderr.trim()}`);
@@ -52,7 +55,7 @@ async function listFiles(top: string, commit: string, prefix: string): Promise<T
   for (const record of listed.stdout.toString('utf8').split('\0')) {
     // `<mode> <type> <object>\t<path>`; symbolic links (120000) and submodules are left out.
     const match = /^(100644|100755) blob ([0-9a-f]+)\t(.+)$/s.exec(record);
-    if (!match || !/\.ya?ml$/i.test(match[3] ?? '')) continue;
+    if (!match || !/\.(ya?ml|json)$/i.test(match[3] ?? '')) continue;
     const path = prefix === '' ? (match[3] ?? '') : (match[3] ?? '').slice(prefix.length + 1);
     files.push({ path, object: match[2] ?? '' });
   }
