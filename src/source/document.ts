@@ -31,6 +31,8 @@ export interface ParsedDocument {
   diagnostics: Diagnostic[];
   /** For documents that could not be read: kind and metadata.name as far as they are legible. */
   peek?: { kind?: string; name?: string };
+  /** Bytes its aliases expand to (limits.ts, MAX_ALIAS_EXPANSION_BYTES). */
+  aliasBytes: number;
 }
 
 export interface ParsedFile {
@@ -49,6 +51,7 @@ function fromYaml(doc: YamlDocument, sources: SecretSources): ParsedDocument {
     written: NO_STRINGS,
     reported: doc.reported,
     diagnostics: doc.diagnostics,
+    aliasBytes: doc.aliasBytes,
   };
   if (doc.peek) parsed.peek = doc.peek;
   if (doc.value === undefined || !declaresWsyncApiVersion(doc.value)) return parsed;
@@ -88,6 +91,7 @@ export function parseFile(text: string, file: string, sources: SecretSources): P
       written: doc.written,
       reported: NOTHING_REPORTED,
       diagnostics: [],
+      aliasBytes: doc.aliasBytes,
     })),
     diagnostics: [],
   };

@@ -2,7 +2,7 @@ import jsYaml from 'js-yaml';
 import { isJsonObject, setOwn } from '../core/json.js';
 import type { JsonObject, JsonValue, SourceLocation } from '../core/types.js';
 import { CORE_SCHEMA_12 } from './core-schema.js';
-import { declinedText, Guard } from './fast-guard.js';
+import { declinedText, Guard, GuardStop } from './fast-guard.js';
 import { hasOwn, MERGE_KEY } from './field-path.js';
 import { declaresWsyncApiVersion, interpolateDocument } from './interpolate-document.js';
 import type { SecretSources } from './interpolate.js';
@@ -124,6 +124,8 @@ export interface FastDocument {
   written: ReadonlyMap<string, string>;
   /** The document's location map, computed on first use (see lazy-locations.ts). */
   locations: Record<string, SourceLocation>;
+  /** Bytes its aliases expand to (limits.ts, MAX_ALIAS_EXPANSION_BYTES). */
+  aliasBytes: number;
 }
 
 /**
@@ -147,6 +149,7 @@ export function readFastOrDecline(text: string, file: string, sources: SecretSou
     };
     raws = jsYaml.loadAll(text, null, options);
   } catch (err) {
+    if (err instanceof GuardStop) return { declined: err.message };
     return { declined: `js-yaml: ${err instanceof Error ? (err.message.split('\n', 1)[0] ?? '') : String(err)}` };
   }
   if (guard.unusual !== undefined) return { declined: guard.unusual };
@@ -177,7 +180,8 @@ export function readFastOrDecline(text: string, file: string, sources: SecretSou
         ({ interpolated, written } = secrets);
       }
       const start = { file, line: at.line + 1, column: at.column + 1 };
-      out.push({ value, start, interpolated, written, locations: locationsOnDemand(lazy, at.offset, start) });
+      const aliasBytes = guard.aliasBytes[i] ?? 0;
+      out.push({ value, start, interpolated, written, locations: locationsOnDemand(lazy, at.offset, start), aliasBytes });
     }
   } catch (err) {
     if (err instanceof Declined) return { declined: err.message };

@@ -1,10 +1,31 @@
 import { MERGE_KEY, hasOwn } from './field-path.js';
-import { MAX_ALIASES, MAX_DEPTH } from './limits.js';
+import { MAX_ALIAS_EXPANSION_BYTES, MAX_ALIASES, MAX_DEPTH } from './limits.js';
 
 // What js-yaml reads differently from the `yaml` path, or takes where that one refuses: found by
 // test/source/fast-path.test.ts (generated YAML, both paths compared), each a reason for the fast
 // path to decline a file (see fast-document.ts). Text-wide checks first, then a listener that
 // watches js-yaml's parse node by node.
+
+/** Thrown by the listener to stop js-yaml once the file is declined: the rest need not be read. */
+export class GuardStop extends Error {}
+
+/**
+ * Bytes of the strings and keys in `value`, as the `yaml` path counts what an alias expands to;
+ * stops counting past `limit`.
+ */
+export function expandedBytes(value: unknown, limit: number): number {
+  if (typeof value === 'string') return value.length;
+  if (value === null || typeof value !== 'object') return 0;
+  let bytes = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) if ((bytes += expandedBytes(item, limit - bytes)) > limit) return bytes;
+    return bytes;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if ((bytes += key.length + expandedBytes(item, limit - bytes - key.length)) > limit) return bytes;
+  }
+  return bytes;
+}
 
 /** What js-yaml's parse listener sees (its State; only these fields are read). */
 interface ListenerState {
@@ -194,6 +215,8 @@ export class Guard {
   merges = false;
   /** Nodes closed in the current document (some twice: an upper bound). */
   private nodes = 0;
+  /** Per document: bytes its aliases expand to (expandedBytes). */
+  readonly aliasBytes: number[] = [];
 
   constructor(private readonly budget: number) {}
 
@@ -208,8 +231,20 @@ export class Guard {
     const openLine = this.opened.pop() ?? s.line;
     const open = this.opened.pop() ?? s.position;
     // (js-yaml closes some nodes twice; checking one twice does no harm.)
-    if (this.unusual === undefined) this.unusual = this.values(s) ?? this.writing(s, open, openLine);
+    if (this.unusual === undefined) this.unusual = this.values(s) ?? this.writing(s, open, openLine) ?? this.alias(s, open);
+    // Declined: the `yaml` path reads the file, so reading on would only cost time and memory.
+    if (this.unusual !== undefined) throw new GuardStop(this.unusual);
   };
+
+  /** An alias: what it expands to counts toward the document's budget of expanded bytes. */
+  private alias(s: ListenerState, open: number): string | undefined {
+    const content = skipProperties(s.input, open);
+    if (content < 0 || s.input.charCodeAt(content) !== 42 /* * */) return undefined;
+    const doc = s.documents.length;
+    const budget = MAX_ALIAS_EXPANSION_BYTES - (this.aliasBytes[doc] ?? 0);
+    this.aliasBytes[doc] = (this.aliasBytes[doc] ?? 0) + expandedBytes(s.result, budget);
+    return this.aliasBytes[doc]! > MAX_ALIAS_EXPANSION_BYTES ? 'aliases near the expansion limit' : undefined;
+  }
 
   /**
    * What the `yaml` path reports in values, checked here so that most files need no second walk:

@@ -9,6 +9,7 @@ import { createSecretSources, type SecretSources } from './interpolate.js';
 import type { Measure } from '../core/phase-times.js';
 import type { FileCache } from './file-cache.js';
 import { DEFAULT_TREE_LIMITS, type TreeLimits } from './limits.js';
+import { documentCount } from './prescan.js';
 import { processFile, processText, type FileResult } from './process-file.js';
 
 export { checkReferences } from './references.js';
@@ -55,7 +56,7 @@ function lookAlikes(a: string, b: string): boolean {
 function assemble(results: readonly FileResult[], secretValues: Iterable<string>): Desired {
   const resources: DesiredResource[] = [];
   const diagnostics: Diagnostic[] = [];
-  const stats = { files: results.length, documents: 0, skipped: 0 };
+  const stats = { files: results.filter((result) => result.notAFile !== true).length, documents: 0, skipped: 0 };
   const skips: SkippedDocument[] = [];
   const declared = new Map<string, { at: SourceLocation; kind: KindName; key: string; writtenName: string }>();
   for (const result of results) {
@@ -156,10 +157,15 @@ async function readFiles(
     } else {
       const content = measure('read', () => readText(file, bytesLeft));
       if ('overLimit' in content) {
-        results.push(overLimit(file.path, `the files hold more than ${sizeText(limits.maxBytes)} in total`, 'WSYNC_MAX_INPUT_BYTES', '--max-input-bytes'));
+        results.push(tooManyBytes(file.path, limits));
         break;
       }
       if ('bytes' in content) bytesLeft -= content.bytes;
+      // Counted before the file is parsed: parsing holds all its documents at once.
+      if ('text' in content && resources + documentCount(content.text) > limits.maxResources) {
+        results.push(tooManyDocuments(file.path, limits));
+        break;
+      }
       processed =
         cache && 'text' in content
           ? cache.resultFor(file.path, content.text, () => processFile(file, content, sources, measure), stamp)
@@ -170,9 +176,14 @@ async function readFiles(
     const result = cache && namesDocumentFiles(processed) ? { diagnostics: [...processed.diagnostics], documents: processed.documents.map((d) => ({ ...d })) } : processed;
     bytesLeft -= loadDocumentFiles(result, file.path, documents, bytesLeft);
     results.push(result);
-    resources += result.documents.filter((doc) => !doc.skipped).length;
-    if (resources > limits.maxResources) {
-      results.push(overLimit(file.path, `the files declare more than ${limits.maxResources} resources`, 'WSYNC_MAX_RESOURCES', '--max-resources'));
+    // What aliases expand to reaches plans and request bodies as if it were written out.
+    bytesLeft -= result.aliasBytes ?? 0;
+    // Every document counts, skipped or not: each costs memory whatever its kind.
+    resources += result.documents.length;
+    const past = bytesLeft < 0 ? tooManyBytes(file.path, limits, true) : resources > limits.maxResources ? tooManyDocuments(file.path, limits) : undefined;
+    if (past) {
+      // The file is counted already, by its own result.
+      results.push({ ...past, notAFile: true });
       break;
     }
     if (performance.now() - lastYield > 50) {
@@ -333,11 +344,21 @@ function sizeText(bytes: number): string {
 }
 
 /** The error that stops reading a tree past one of its limits, at the file where it stopped. */
-function overLimit(file: string, what: string, variable: string, flag: string): FileResult {
+function overLimit(file: string, what: string, variable: string, flag: string, note = ''): FileResult {
   const message =
-    `${what}: reading stopped here, before the rest could exhaust memory. If the files are meant to be this large, ` +
+    `${what}: reading stopped here, before the rest could exhaust memory${note}. If the files are meant to be this large, ` +
     `raise the limit with ${flag} or ${variable} (and the memory wsync may use)`;
   return { diagnostics: [{ severity: 'error', code: 'limit', file, line: 1, column: 1, message }], documents: [] };
+}
+
+function tooManyBytes(file: string, limits: TreeLimits, aliases = false): FileResult {
+  const note = aliases ? ' (what aliases expand to counts as written out)' : '';
+  return overLimit(file, `the files hold more than ${sizeText(limits.maxBytes)} in total`, 'WSYNC_MAX_INPUT_BYTES', '--max-input-bytes', note);
+}
+
+function tooManyDocuments(file: string, limits: TreeLimits): FileResult {
+  const note = ' (every YAML document counts, a resource or not)';
+  return overLimit(file, `the files declare more than ${limits.maxResources} resources`, 'WSYNC_MAX_RESOURCES', '--max-resources', note);
 }
 
 /** readDesired over texts instead of a directory (same rules, same result); for tests and tools. */

@@ -7,6 +7,18 @@ export const MAX_FILE_BYTES = 8 * 1024 * 1024;
 export const MAX_ALIASES = 100;
 /** Nodes produced by expanding aliases in one document (bounds "billion laughs" documents). */
 export const MAX_ALIAS_EXPANSION = 10_000;
+/**
+ * Bytes that aliases expand to in one document: the text of the strings and keys each alias
+ * repeats. What aliases expand to is counted toward the tree's byte limit as well, so that plan
+ * output and request bodies stay in proportion to it (one 4 MiB string repeated by 90 aliases made
+ * a 419 MB plan).
+ */
+export const MAX_ALIAS_EXPANSION_BYTES = 1024 * 1024;
+/**
+ * Values (scalars and collections) in a file that the exact reader (the `yaml` library) must
+ * read: it takes about 1 KB per value at its peak, so this bounds it near 100 MB (prescan.ts).
+ */
+export const MAX_EXACT_READ_NODES = 100_000;
 /** Nodes in one document after alias expansion. */
 export const MAX_DOCUMENT_NODES = 200_000;
 /** Nesting depth of mappings and sequences. */

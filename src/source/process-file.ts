@@ -38,6 +38,10 @@ export interface DocumentResult {
 export interface FileResult {
   diagnostics: Diagnostic[];
   documents: DocumentResult[];
+  /** Bytes the file's aliases expand to: they count toward the tree's byte limit like its text. */
+  aliasBytes?: number;
+  /** A problem about a file whose own result is there already (a limit its contents passed): not counted again. */
+  notAFile?: true;
 }
 
 /**
@@ -63,6 +67,8 @@ export function processText(path: string, text: string, sources: SecretSources, 
   try {
     const parsed = measure('parse', () => parseFile(text, path, sources));
     result.diagnostics.push(...parsed.diagnostics);
+    const aliasBytes = parsed.documents.reduce((sum, doc) => sum + doc.aliasBytes, 0);
+    if (aliasBytes > 0) result.aliasBytes = aliasBytes;
     for (const doc of parsed.documents) {
       const outcome = measure('validate', () => toResource(doc));
       labelDiagnostics(doc);

@@ -4,14 +4,16 @@ import type { Diagnostic, JsonObject, JsonValue, SourceLocation } from '../core/
 import { dottedPath, fieldPrefix, hasOwn, MERGE_KEY, pointerSegment } from './field-path.js';
 import {
   MAX_ALIAS_EXPANSION,
+  MAX_ALIAS_EXPANSION_BYTES,
   MAX_ALIASES,
   MAX_DEPTH,
   MAX_DOCUMENT_NODES,
   MAX_YAML_ERRORS_PER_FILE,
 } from './limits.js';
 import { Positions } from './positions.js';
+import { prescanDiagnostic } from './prescan.js';
 import { syntaxHintsIn, yamlHints, type YamlHint } from './yaml-hints.js';
-import { yamlLibrary } from './yaml-lib.js';
+import { withPlainEnv, yamlLibrary } from './yaml-lib.js';
 
 // The exact reader: the `yaml` library's parse, which knows where every node sits. It reads files
 // the fast path declines (anything with a problem to report, or a construct it does not take) and
@@ -40,6 +42,8 @@ export interface YamlDocument extends Recorded {
   peek?: { kind?: string; name?: string };
   /** Offset -> location in this file. */
   at(offset: number): SourceLocation;
+  /** Bytes its aliases expand to (limits.ts, MAX_ALIAS_EXPANSION_BYTES). */
+  aliasBytes: number;
 }
 
 export interface YamlFile {
@@ -99,8 +103,11 @@ class Walker {
   /** The path of the node being converted; copied only when a message needs it. */
   private readonly path: (string | number)[] = [];
   private aliasDepth = 0;
+  private aliasAt = 0; // offset of the outermost alias being expanded
   private aliases = 0;
   private expanded = 0;
+  /** Bytes of the strings and keys aliases have repeated (fast-guard.ts, expandedBytes). */
+  expandedBytes = 0;
   private nodes = 0;
 
   constructor(private readonly positions: Positions) {}
@@ -134,6 +141,7 @@ class Walker {
     if (node === null || node === undefined || typeof node !== 'object') return null;
     if (isScalar(node)) {
       if (node.anchor && this.aliasDepth === 0) this.anchors.set(node.anchor, node);
+      if (this.aliasDepth > 0 && typeof node.value === 'string') this.expand(node.value.length);
       return this.scalar(node.value, offsetOf(node), pointer);
     }
     if (isAlias(node)) return this.alias(node, pointer);
@@ -143,6 +151,12 @@ class Walker {
     if (isMap(node)) return this.mapping(node.items, pointer);
     if (isSeq(node)) return this.sequence(node.items, pointer);
     return null;
+  }
+
+  /** Counts bytes an alias repeats; past the budget, the error is at the alias (the outermost one). */
+  private expand(bytes: number): void {
+    if ((this.expandedBytes += bytes) <= MAX_ALIAS_EXPANSION_BYTES) return;
+    throw new LimitReached('alias-limit', `aliases expand to more than ${MAX_ALIAS_EXPANSION_BYTES} bytes (an alias bomb?)`, this.aliasAt);
   }
 
   private sequence(items: readonly unknown[], pointer: string): JsonValue[] {
@@ -171,6 +185,7 @@ class Walker {
       throw new LimitReached('alias-limit', `alias *${node.source} refers to a node that contains it`, offset);
     }
     this.expanding.add(target);
+    if (this.aliasDepth === 0) this.aliasAt = offset;
     this.aliasDepth++;
     try {
       return this.value(target, pointer);
@@ -209,6 +224,7 @@ class Walker {
       const raw = keyNode === null || keyNode === undefined ? null : keyNode.value;
       const key = raw === null || raw === undefined ? '' : String(raw);
       const childPointer = `${pointer}/${pointerSegment(key)}`;
+      if (this.aliasDepth > 0) this.expand(key.length);
       if (hasOwn(out, key)) {
         if (merged?.delete(key) !== true) {
           this.error('duplicate-key', keyOffset, [...this.path, key], `${fieldPrefix(this.path)}duplicate key "${key}"`);
@@ -298,24 +314,6 @@ function peekDocument(contents: unknown): { kind?: string; name?: string } {
   return peek;
 }
 
-/**
- * yaml looks up process.env.LOG_TOKENS for every token it reads; process.env is a getenv call on
- * each access, which makes up a quarter of the parse. For the (synchronous) parse a plain object
- * with yaml's two debug switches stands in for it; the real one is back before anything else runs.
- */
-function withPlainEnv<T>(run: () => T): T {
-  const real = process.env;
-  const plain: NodeJS.ProcessEnv = {};
-  if (real.LOG_TOKENS !== undefined) plain.LOG_TOKENS = real.LOG_TOKENS;
-  if (real.LOG_STREAM !== undefined) plain.LOG_STREAM = real.LOG_STREAM;
-  process.env = plain;
-  try {
-    return run();
-  } finally {
-    process.env = real;
-  }
-}
-
 function yamlMessage(message: string): string {
   const firstLine = message.split('\n', 1)[0] ?? message;
   return firstLine.length > 200 ? `${firstLine.slice(0, 197)}...` : firstLine;
@@ -325,6 +323,8 @@ function yamlMessage(message: string): string {
 export function readWithYaml(text: string, file: string): YamlFile {
   const { LineCounter, parseAllDocuments, isScalar } = yaml();
   const lines = new LineCounter();
+  const refused = prescanDiagnostic(text, file);
+  if (refused !== undefined) return { documents: [], diagnostics: [refused] };
   const result: YamlFile = { documents: [], diagnostics: [] };
   // uniqueKeys is off because yaml checks it in quadratic time; the walker finds duplicates instead.
   const docs = withPlainEnv(() =>
@@ -339,7 +339,7 @@ export function readWithYaml(text: string, file: string): YamlFile {
     const walker = new Walker(positions);
     const startOffset = offsetOf(contents);
     const start = at(startOffset);
-    const parsed: YamlDocument = { value: undefined, startOffset, start, ...walker.rec, diagnostics: walker.diagnostics, at };
+    const parsed: YamlDocument = { value: undefined, startOffset, start, ...walker.rec, diagnostics: walker.diagnostics, at, aliasBytes: 0 };
     if (doc.errors.length > 0) {
       parsed.peek = peekDocument(contents);
       hints ??= yamlHints(text);
@@ -368,6 +368,7 @@ export function readWithYaml(text: string, file: string): YamlFile {
     walker.rec.locations[''] = start;
     try {
       parsed.value = walker.value(contents, '');
+      parsed.aliasBytes = walker.expandedBytes;
     } catch (err) {
       if (!(err instanceof LimitReached)) throw err;
       parsed.value = undefined;

@@ -135,6 +135,29 @@ describe('limits on a whole tree', () => {
     ]);
   });
 
+  it('counts every document toward the resources allowed, a resource or not, and each file once', async () => {
+    const notResources = 'a: 1\n---\nb: 2\n---\n# empty\n';
+    const desired = await readDesired(tree({ 'a.yaml': org('a'), 'b.yaml': notResources }), { env: {}, limits: { maxResources: 2 } });
+    expect(errorsOf(desired)).toMatchObject([
+      { code: 'limit', file: 'b.yaml', message: expect.stringMatching(/^the files declare more than 2 resources: .*\(every YAML document counts, a resource or not\)/) },
+    ]);
+    // Reading stopped after b.yaml, which was read: two files, not three.
+    const read = await readDesired(tree({ 'a.yaml': org('a'), 'b.yaml': `${org('b')}---\n${org('c')}` }), { env: {}, limits: { maxResources: 2 } });
+    expect(errorsOf(read)).toMatchObject([{ code: 'limit', file: 'b.yaml' }]);
+    expect(read.stats.files).toBe(2);
+  });
+
+  it('counts what aliases expand to toward the bytes allowed', async () => {
+    const big = 'x'.repeat(1000);
+    const aliased = doc('kind: Org', 'metadata:', '  name: a', `  annotations: {a: &v "${big}", b: *v, c: *v, d: *v}`);
+    const plain = await readDesired(tree({ 'a.yaml': aliased }), { env: {}, limits: { maxBytes: Buffer.byteLength(aliased) + 3000 + 10 } });
+    expect(errorsOf(plain).filter((d) => d.code === 'limit')).toEqual([]);
+    const over = await readDesired(tree({ 'a.yaml': aliased }), { env: {}, limits: { maxBytes: Buffer.byteLength(aliased) + 2990 } });
+    expect(errorsOf(over)).toMatchObject([
+      { code: 'limit', file: 'a.yaml', message: expect.stringMatching(/^the files hold more than \d+ bytes in total: .*\(what aliases expand to counts as written out\)/) },
+    ]);
+  });
+
   it('reads sizes as people write them', () => {
     expect(parseByteSize('16MiB')).toBe(16 * 1024 * 1024);
     expect(parseByteSize('16m')).toBe(16 * 1024 * 1024);

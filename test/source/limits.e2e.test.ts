@@ -1,0 +1,99 @@
+// Inputs within the tree's limits (8 MiB, 15,000 documents) that once exhausted memory, each run
+// as a process with the heap the shipped Kubernetes example gives the container: each must end
+// with an error naming the file and line, not with an aborted process.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { runCli, type CliResult } from '../support/cli.js';
+import { useTestEmulator } from '../support/emulator.js';
+import { EXAMPLES_DIR } from '../support/paths.js';
+import { useScratch, type Files } from '../support/tree.js';
+
+/** The wsync container's memory limit in the Kubernetes example, in MiB. */
+function podMemoryMiB(): number {
+  const text = readFileSync(join(EXAMPLES_DIR, 'deploy', 'kubernetes', 'wsync.yaml'), 'utf8');
+  for (const doc of parseAllDocuments(text)) {
+    const value = doc.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: unknown[] } } } } | null;
+    if (value?.kind !== 'Deployment') continue;
+    const containers = (value.spec?.template?.spec?.containers ?? []) as { name: string; resources?: { limits?: { memory?: string } } }[];
+    const memory = containers.find((c) => c.name === 'wsync')?.resources?.limits?.memory;
+    const mib = /^(\d+)Mi$/.exec(memory ?? '');
+    if (mib) return Number(mib[1]);
+  }
+  throw new Error('no memory limit for the wsync container in the Kubernetes example');
+}
+
+const HEAP = [`--max-old-space-size=${podMemoryMiB()}`];
+const scratch = useScratch('wsync-limits-');
+
+function treeOf(files: Files): string {
+  return scratch.tree(files);
+}
+
+/** The run ended by itself (no abort), refused the tree (exit 1) and said `line`. */
+function expectRefused(run: CliResult, line: string): void {
+  expect(run.signal, run.stderr.slice(-2000)).toBeNull();
+  expect(run.stderr).not.toContain('heap out of memory');
+  expect(run.code).toBe(1);
+  expect(run.stdout + run.stderr).toContain(line);
+}
+
+describe('the tree limits bound memory (under the pod heap)', () => {
+  it('refuses 1 MB of nested [ at the line and column past the depth limit', async () => {
+    const dir = treeOf({ 'deep.yaml': '['.repeat(1_000_000) });
+    expectRefused(await runCli(['validate', dir], { nodeArgs: HEAP }), 'deep.yaml:1:66: nested deeper than 64 levels');
+  });
+
+  it('refuses a block mapping nested 1,000 deep with a depth error, not a stack overflow', async () => {
+    const lines = Array.from({ length: 1000 }, (_, i) => `${' '.repeat(i)}k${i}:`);
+    const dir = treeOf({ 'deep.yaml': `${lines.join('\n')} 1\n` });
+    const run = await runCli(['validate', dir], { nodeArgs: HEAP });
+    expectRefused(run, 'deep.yaml:66:66: nested deeper than 64 levels');
+    expect(run.stdout).not.toContain('call stack');
+  });
+
+  it('counts every document toward the limit before parsing: 900,000 documents that are not resources', async () => {
+    const dir = treeOf({ 'many.yaml': 'a: 1\n---\n'.repeat(900_000) });
+    expectRefused(
+      await runCli(['validate', dir], { nodeArgs: HEAP }),
+      'many.yaml:1:1: the files declare more than 15000 resources: reading stopped here, before the rest could exhaust memory (every YAML document counts, a resource or not)',
+    );
+  });
+
+  it('refuses one document of a million values before the exact reader builds it', async () => {
+    // A tab in the indentation sends the file to the exact (`yaml`) reader.
+    const dir = treeOf({ 'flat.yaml': `k:\n\t- 0\n${'- 1\n'.repeat(1_000_000)}` });
+    expectRefused(await runCli(['validate', dir], { nodeArgs: HEAP }), 'flat.yaml:99999:3: more than 100000 values in one file');
+  });
+
+  describe('aliases', () => {
+    const emulator = useTestEmulator();
+
+    it('counts the bytes an alias expands to: a 4 MiB string repeated by 90 aliases is refused, not planned', async () => {
+      const headers = Array.from({ length: 90 }, (_, i) => `          h${i}: *big`).join('\n');
+      const notifier = [
+        'apiVersion: wsync/v1',
+        'kind: Notifier',
+        'metadata:',
+        '  name: amplified',
+        'spec:',
+        '  properties:',
+        '    customWebhook:',
+        '      url: https://hooks.example.com/x',
+        `      body: &big "${'x'.repeat(4 * 1024 * 1024)}"`,
+        '      headers:',
+        headers,
+        '',
+      ].join('\n');
+      const dir = treeOf({ 'notifier.yaml': notifier });
+      const run = await runCli(['plan', dir, '--format', 'json', '--state-dir', join(dir, '.state')], {
+        nodeArgs: HEAP,
+        env: emulator.env,
+      });
+      expectRefused(run, 'notifier.yaml:11:15: Notifier/amplified: aliases expand to more than 1048576 bytes');
+      expect(run.stderr).toContain('nothing was read from the API');
+      expect(run.stdout.length).toBeLessThan(10_000);
+    });
+  });
+});
