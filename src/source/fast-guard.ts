@@ -217,6 +217,7 @@ export class Guard {
   private nodes = 0;
   /** Per document: bytes its aliases expand to (expandedBytes). */
   readonly aliasBytes: number[] = [];
+  private lastAlias = -1;
 
   constructor(private readonly budget: number) {}
 
@@ -239,7 +240,9 @@ export class Guard {
   /** An alias: what it expands to counts toward the document's budget of expanded bytes. */
   private alias(s: ListenerState, open: number): string | undefined {
     const content = skipProperties(s.input, open);
-    if (content < 0 || s.input.charCodeAt(content) !== 42 /* * */) return undefined;
+    // js-yaml closes some nodes twice: an alias is counted once, by where it is written.
+    if (content < 0 || s.input.charCodeAt(content) !== 42 /* * */ || content === this.lastAlias) return undefined;
+    this.lastAlias = content;
     const doc = s.documents.length;
     const budget = MAX_ALIAS_EXPANSION_BYTES - (this.aliasBytes[doc] ?? 0);
     this.aliasBytes[doc] = (this.aliasBytes[doc] ?? 0) + expandedBytes(s.result, budget);
