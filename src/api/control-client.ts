@@ -31,7 +31,8 @@ export function parseDaemonUrl(text: string, insecure: boolean): URL {
 export async function callDaemon(base: URL, verb: ControlVerb, token: string | undefined, timeoutMs: number): Promise<ControlReply> {
   const url = new URL(verb, base.href.endsWith('/') ? base.href : `${base.href}/`);
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent() };
-  if (token !== undefined && verb !== 'status') headers.authorization = `Bearer ${token}`;
+  // Status too: a daemon started with --status-auth asks for it there.
+  if (token !== undefined) headers.authorization = `Bearer ${token}`;
   // One request, so its own connection, closed after it (a shared agent would hold the process open).
   const agent = createAgent({ connections: 1 });
   const { status, text } = await httpRequest(agent, url, {

@@ -18,6 +18,7 @@ const VARIABLES = {
   WSYNC_RESYNC: 'schedule of the drift-correcting reconcile (--resync)',
   WSYNC_LOG_LEVEL: 'log level (--log-level)',
   WSYNC_SUSPEND: '1: start suspended (--suspended)',
+  WSYNC_STATUS_AUTH: '1: the status page and /status need the control token (--status-auth)',
   WSYNC_CONTROL_TOKEN: 'the control token itself',
   WSYNC_CONTROL_TOKEN_FILE: 'file holding the control token (--control-token-file)',
   WSYNC_NOTIFY_WEBHOOK_URL: 'webhook for events (--notify-webhook)',

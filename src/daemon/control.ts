@@ -33,16 +33,21 @@ export function bearerMatches(authorization: string | undefined, expected: strin
   return same && expected !== '' && presented !== '';
 }
 
-export function handleControl(opts: ControlOptions, action: ControlAction, authorization: string | undefined): ControlAnswer {
-  if (opts.token === null) {
+/** The refusal of a request that does not bear the control token; undefined when it does. */
+export function refuseWithoutToken(token: (() => string) | null, authorization: string | undefined): ControlAnswer | undefined {
+  if (token === null) {
     return { status: 403, body: { error: 'control endpoints are off: start wsync run with --control-token-file (or WSYNC_CONTROL_TOKEN)' } };
   }
   let expected: string;
   try {
-    expected = opts.token();
+    expected = token();
   } catch {
     return { status: 503, body: { error: 'the control token cannot be read' } };
   }
   if (!bearerMatches(authorization, expected)) return { status: 401, body: { error: 'a valid control token is required (Authorization: Bearer TOKEN)' } };
-  return { status: 200, body: opts.act(action) };
+  return undefined;
+}
+
+export function handleControl(opts: ControlOptions, action: ControlAction, authorization: string | undefined): ControlAnswer {
+  return refuseWithoutToken(opts.token, authorization) ?? { status: 200, body: opts.act(action) };
 }

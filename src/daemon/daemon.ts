@@ -15,7 +15,7 @@ import { WriterLease, WriterLeaseError } from '../reconcile/writer-lease.js';
 import type { TreeLimits } from '../source/limits.js';
 import { openState, type StateHandle } from '../state/index.js';
 import { createWebhookSender, type WebhookSender } from '../api/webhook.js';
-import { handleControl, type ControlAction } from './control.js';
+import { handleControl, refuseWithoutToken, type ControlAction } from './control.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { startHttpServer, type HttpServer, type ListenAddress } from './http.js';
 import type { Logger } from './logger.js';
@@ -53,6 +53,8 @@ export interface DaemonConfig {
   notifications?: { targets: NotificationTarget[]; timeoutMs?: number };
   /** The token POST /suspend, /resume and /reconcile require; absent: those are off. */
   controlToken?: () => string;
+  /** The status page and /status require the control token too (--status-auth). */
+  statusAuth?: boolean;
   /** Start suspended (WSYNC_SUSPEND=1): plan and report, write nothing until resumed. */
   suspended?: boolean;
   /** wsync's version, for wsync_build_info. */
@@ -216,6 +218,7 @@ export class Daemon {
       statusJson: () => this.statusJson(),
       control: (action, authorization) =>
         handleControl({ token: this.config.controlToken ?? null, act: (a) => this.control(a) }, action, authorization),
+      refuseStatus: (authorization) => (this.config.statusAuth === true ? refuseWithoutToken(this.config.controlToken ?? null, authorization) : undefined),
     });
     this.log.info(
       {

@@ -39,6 +39,8 @@ export interface Routes {
   statusJson(): Record<string, unknown>;
   /** POST /suspend, /resume, /reconcile. */
   control(action: ControlAction, authorization: string | undefined): ControlAnswer;
+  /** The refusal of a request for the status page or /status (--status-auth); undefined: served. */
+  refuseStatus?(authorization: string | undefined): ControlAnswer | undefined;
 }
 
 export interface HttpServer {
@@ -86,6 +88,13 @@ function refusedBody(req: IncomingMessage, res: ServerResponse): boolean {
   return false;
 }
 
+function sendAnswer(res: ServerResponse, answer: ControlAnswer): void {
+  if (answer.status === 401) res.setHeader('www-authenticate', 'Bearer');
+  // Not authorised: the connection ends with the answer, nothing more of the request is read.
+  if (answer.status !== 200) res.setHeader('connection', 'close');
+  sendJson(res, answer.status, answer.body);
+}
+
 async function handle(routes: Routes, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   const action = path.slice(1);
@@ -96,11 +105,7 @@ async function handle(routes: Routes, req: IncomingMessage, res: ServerResponse)
       send(res, 405, 'text/plain; charset=utf-8', 'method not allowed: POST\n');
       return;
     }
-    const answer = routes.control(action, req.headers.authorization);
-    if (answer.status === 401) res.setHeader('www-authenticate', 'Bearer');
-    // Not authorised: the connection ends with the answer, nothing more of the request is read.
-    if (answer.status !== 200) res.setHeader('connection', 'close');
-    sendJson(res, answer.status, answer.body);
+    sendAnswer(res, routes.control(action, req.headers.authorization));
     return;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -125,11 +130,13 @@ async function handle(routes: Routes, req: IncomingMessage, res: ServerResponse)
       return;
     }
     case '/status':
-      sendJson(res, 200, routes.statusJson());
+    case '/': {
+      const refused = routes.refuseStatus?.(req.headers.authorization);
+      if (refused) sendAnswer(res, refused);
+      else if (path === '/status') sendJson(res, 200, routes.statusJson());
+      else send(res, 200, 'text/html; charset=utf-8', routes.statusPage());
       return;
-    case '/':
-      send(res, 200, 'text/html; charset=utf-8', routes.statusPage());
-      return;
+    }
     default:
       send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
   }

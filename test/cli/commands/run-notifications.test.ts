@@ -1,7 +1,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { controlToken, notificationTargets, startSuspended } from '../../../src/cli/commands/run/notifications.js';
+import { controlToken, notificationTargets, startSuspended, statusAuth } from '../../../src/cli/commands/run/notifications.js';
 import { useScratch } from '../../support/tree.js';
 
 const scratch = useScratch('wsync-notify-');
@@ -68,5 +68,15 @@ describe('run: a notification URL file changed after start', () => {
     await writeFile(join(dir, 'slack-url.new'), 'file:///etc/passwd\n');
     await rename(join(dir, 'slack-url.new'), join(dir, 'slack-url'));
     expect(() => slack?.url()).toThrow('only http:// and https:// are supported');
+  });
+});
+
+describe('run: --status-auth', () => {
+  it('is on with the flag or WSYNC_STATUS_AUTH=1, and refuses to start without a control token', () => {
+    const token = (): string => 'a-control-token-of-enough-length';
+    expect(statusAuth({ statusAuth: true }, {}, token)).toBe(true);
+    expect(statusAuth({}, { WSYNC_STATUS_AUTH: '1' }, token)).toBe(true);
+    expect(statusAuth({}, {}, token)).toBe(false);
+    expect(() => statusAuth({ statusAuth: true }, {}, undefined)).toThrow('--status-auth (WSYNC_STATUS_AUTH) requires the control token');
   });
 });

@@ -30,6 +30,14 @@ function token(flags: CtlFlags, env: Record<string, string | undefined>): string
   return env.WSYNC_CONTROL_TOKEN || undefined;
 }
 
+function tokenIfReadable(flags: CtlFlags, env: Record<string, string | undefined>): string | undefined {
+  try {
+    return token(flags, env);
+  } catch {
+    return undefined;
+  }
+}
+
 const text = (v: unknown): string => safeLine(v === null || v === undefined ? '–' : String(v));
 
 function statusText(body: Record<string, unknown>): string {
@@ -64,7 +72,8 @@ export async function runCtl(verb: string, flags: CtlFlags, io: CommandIo): Prom
     const base = parseDaemonUrl(daemonUrl(flags, env), flags.insecure === true);
     const timeoutMs = flags.timeout === undefined ? 5000 : Number(flags.timeout);
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new ConfigError(`--timeout: "${flags.timeout}" is not a positive number of milliseconds`);
-    const secret = v === 'status' ? undefined : token(flags, env);
+    // Status sends the token when it has one (a daemon with --status-auth asks for it), and needs none.
+    const secret = v === 'status' ? tokenIfReadable(flags, env) : token(flags, env);
     if (v !== 'status' && secret === undefined) throw new ConfigError(`${v} needs the control token: --control-token-file FILE or WSYNC_CONTROL_TOKEN`);
     reply = await callDaemon(base, v, secret, timeoutMs);
   } catch (err) {

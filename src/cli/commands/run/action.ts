@@ -109,6 +109,7 @@ export async function runDaemon(dirArg: string, flags: RunFlags, io: CommandIo):
     logger: log,
     notifications: settings.notifications,
     controlToken: settings.controlToken,
+    statusAuth: settings.statusAuth,
     suspended: settings.suspended,
     version: packageVersion(),
   }).catch((err: unknown) => {

@@ -37,7 +37,8 @@ export function register(program: Command, context: CommandContext): void {
     .option('--notify-webhook-secret-file <file>', 'HMAC-SHA256 key of the webhook signature (env WSYNC_NOTIFY_WEBHOOK_SECRET_FILE, or the key in WSYNC_NOTIFY_WEBHOOK_SECRET)')
     .option('--notify-slack-url-file <file>', 'file holding a Slack incoming webhook URL to post events to (env WSYNC_NOTIFY_SLACK_URL_FILE, or the URL in WSYNC_NOTIFY_SLACK_URL)')
     .option('--control-token-file <file>', 'enables POST /suspend, /resume, /reconcile for requests bearing this token (env WSYNC_CONTROL_TOKEN_FILE or WSYNC_CONTROL_TOKEN)')
-    .option('--suspended', 'start suspended: plan and report, write nothing until `wsync ctl resume` (env WSYNC_SUSPEND=1)');
+    .option('--suspended', 'start suspended: plan and report, write nothing until `wsync ctl resume` (env WSYNC_SUSPEND=1)')
+    .option('--status-auth', 'the status page and /status require the control token too; /healthz, /readyz and /metrics stay open (env WSYNC_STATUS_AUTH=1)');
   addConnectionOptions(cmd);
   addTrustConfigOption(cmd);
   addPolicyOptions(cmd);
@@ -51,6 +52,7 @@ export function register(program: Command, context: CommandContext): void {
       'WSYNC_RESYNC',
       'WSYNC_LOG_LEVEL',
       'WSYNC_SUSPEND',
+      'WSYNC_STATUS_AUTH',
       'WSYNC_CONTROL_TOKEN',
       'WSYNC_CONTROL_TOKEN_FILE',
       'WSYNC_NOTIFY_WEBHOOK_URL',

@@ -12,6 +12,7 @@ export interface NotifyFlags {
   notifySlackUrlFile?: string;
   controlTokenFile?: string;
   suspended?: boolean;
+  statusAuth?: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -103,6 +104,15 @@ export function controlToken(flags: NotifyFlags, env: Env): (() => string) | und
   );
   if (token && token().length < MIN_CONTROL_TOKEN) throw new ConfigError(`the control token is too short: use at least ${MIN_CONTROL_TOKEN} random characters`);
   return token;
+}
+
+/** --status-auth (WSYNC_STATUS_AUTH=1): it needs the control token it asks for. */
+export function statusAuth(flags: NotifyFlags, env: Env, token: (() => string) | undefined): boolean {
+  const on = flags.statusAuth === true || ['1', 'true', 'yes'].includes((env.WSYNC_STATUS_AUTH ?? '').toLowerCase());
+  if (on && token === undefined) {
+    throw new ConfigError('--status-auth (WSYNC_STATUS_AUTH) requires the control token for the status page, but none is configured: give --control-token-file or WSYNC_CONTROL_TOKEN');
+  }
+  return on;
 }
 
 export function startSuspended(flags: NotifyFlags, env: Env): boolean {

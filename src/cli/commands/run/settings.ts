@@ -10,7 +10,7 @@ import { defaultStateDir } from '../../../daemon/snapshot.js';
 import { treeLimitsOf } from '../../limits.js';
 import { resolveSettings } from '../../settings.js';
 import type { RunFlags } from './command.js';
-import { controlToken, notificationTargets, startSuspended } from './notifications.js';
+import { controlToken, notificationTargets, startSuspended, statusAuth } from './notifications.js';
 
 const DEFAULT_LISTEN = '127.0.0.1:9464';
 const DEFAULT_RESYNC = '*/5 * * * *';
@@ -33,6 +33,7 @@ export type Settings = Pick<
   | 'limits'
   | 'notifications'
   | 'controlToken'
+  | 'statusAuth'
   | 'suspended'
 > & { logLevel: string; pretty?: boolean };
 
@@ -84,6 +85,7 @@ export async function settingsFrom(dirArg: string, flags: RunFlags, env: Readonl
   }
   const token = controlToken(flags, configured.env);
   if (token) settings.controlToken = token;
+  if (statusAuth(flags, configured.env, token)) settings.statusAuth = true;
   if (secretsDir) settings.secretsDir = resolve(cwd, secretsDir);
   if (flags.tokenOutputDir) settings.tokenOutputDir = resolve(cwd, flags.tokenOutputDir);
   if (flags.concurrency !== undefined) settings.concurrency = positiveInt(flags.concurrency, '--concurrency', 1);
