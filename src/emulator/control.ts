@@ -7,6 +7,7 @@ import type { RequestLog } from './request-log.js';
 import { jsonOf, noContent, type Reply } from './routes.js';
 import { uiSaveHook } from './kinds/dashboards.js';
 import { exportSeed, importSeed } from './seed.js';
+import { putStored } from './stored.js';
 import { annotateTriggeredMonitor } from './kinds/annotations.js';
 import { isJsonObject } from './json.js';
 import type { AddOns, Workspace } from './store.js';
@@ -23,6 +24,7 @@ const ROUTES: Record<string, readonly string[]> = {
   '/_emulator/requests': ['GET', 'DELETE'],
   '/_emulator/faults': ['GET', 'POST'],
   '/_emulator/seed': ['POST'],
+  '/_emulator/stored': ['POST'],
   '/_emulator/state': ['GET'],
   '/_emulator/dashboards/ui-save': ['POST'],
   '/_emulator/add-ons': ['GET', 'POST'],
@@ -71,6 +73,8 @@ export function handleControl(
     case 'POST /_emulator/seed':
       if (body === undefined) throw badRequest('seed: a JSON request body is required');
       return jsonOf({ imported: importSeed(deps.workspace, body, 'seed') });
+    case 'POST /_emulator/stored':
+      return jsonOf({ stored: putStored(deps.workspace, body) });
     default:
       return jsonOf(exportSeed(deps.workspace));
   }

@@ -4,7 +4,6 @@ import { compareText, isEmptyValue, isJsonObject, jsonEqual, setOwn, sortedIfStr
 import { findPaths, getAt, toPointer, withoutValueAt, withValueAt } from '../core/json-paths.js';
 import type { JsonObject, JsonValue, KindName, LiveObject, LiveState } from '../core/types.js';
 import { KIND_NAMES, kindModule } from '../kinds/index.js';
-import { isBuiltinName, referenceNames } from '../kinds/reference-names.js';
 import type { KindModule, ResolveId } from '../kinds/types.js';
 import { HELD_ELSEWHERE } from '../plan/annotations.js';
 import { fileBaseNames } from './naming.js';
@@ -17,6 +16,8 @@ import {
   type SchemaContext,
   type SchemaSet,
 } from './schema-order.js';
+import { withoutInvalid } from './checked.js';
+import { checkExportReferences } from './references.js';
 import { secretSlots, variableNames, type SecretSlot } from './secrets.js';
 
 // The pure core of `wsync export`: live objects in, resource files out. No I/O, no clock.
@@ -49,6 +50,8 @@ export interface ExportedObject {
   renamed: boolean;
   /** JSON Pointers (into the spec) of secret fields the API did not return (blanked on read). */
   unreadSecrets: string[];
+  /** The environment variables its files read (`${env:NAME}`). */
+  variables: string[];
 }
 
 export interface ExportResult {
@@ -75,6 +78,7 @@ interface Draft {
   written?: JsonObject;
   renamed: boolean;
   slots: SecretSlot[];
+  variables: string[];
 }
 
 function byId(a: LiveObject, b: LiveObject): number {
@@ -141,44 +145,6 @@ function checkName(module: KindModule, id: string, name: string, warnings: strin
       `${forbidden === undefined ? 'no control, bidi or invisible characters' : `it holds ${forbidden}`}); manage it in the workspace by hand`,
   );
   return false;
-}
-
-/**
- * References whose ids name nothing listed: a file naming an id would not validate. Set
- * references lose the unknown member; a single reference that cannot be named skips the object.
- */
-function checkReferences(
-  module: KindModule,
-  draft: { id: string; name: string; spec: JsonObject },
-  known: (target: KindName) => Set<string> | undefined,
-  warnings: string[],
-): JsonObject | undefined {
-  let spec = draft.spec;
-  for (const ref of module.references) {
-    const names = known(ref.target);
-    if (!names) continue;
-    const unknown = referenceNames(ref, spec).filter(({ name }) => !names.has(name) && !isBuiltinName(ref, name) && ref.openValues !== true);
-    if (unknown.length === 0) continue;
-    if (!ref.many) {
-      warnings.push(
-        `${module.kind} "${draft.name}" (id ${draft.id}): skipped, its ${ref.field} points at a ${ref.target} ` +
-          'that is not listed, so a file could not name it',
-      );
-      return undefined;
-    }
-    const segments = ref.field.split('.');
-    const value = getAt(spec, segments);
-    const dropped = new Set(unknown.map(({ name }) => name));
-    const kept: JsonValue = Array.isArray(value)
-      ? value.filter((v) => !(typeof v === 'string' && dropped.has(v)))
-      : Object.fromEntries(Object.entries(isJsonObject(value) ? value : {}).filter(([key]) => !dropped.has(key)));
-    warnings.push(
-      `${module.kind} "${draft.name}": ${unknown.length} of its ${ref.field} point at ` +
-        `${ref.target} objects that are not listed; they are left out of the file`,
-    );
-    spec = withValueAt(spec, segments, kept);
-  }
-  return spec;
 }
 
 /** The kind's own rules for what a file should say that fromWire alone does not settle. */
@@ -329,7 +295,7 @@ export function exportWorkspace(live: LiveState, options: ExportOptions): Export
       const name = finalNames.get(kind)?.get(object.id) ?? wire.name;
       if (!checkName(module, object.id, name, warnings)) continue;
       const base = { id: object.id, name, spec: wire.spec };
-      const referenced = checkReferences(module, base, known, warnings);
+      const referenced = checkExportReferences(module, base, known, warnings);
       if (!referenced) continue;
       const adjusted = adjust(module, { ...base, spec: referenced }, warnings);
       if (!adjusted) continue;
@@ -342,6 +308,7 @@ export function exportWorkspace(live: LiveState, options: ExportOptions): Export
         spec,
         renamed: name !== wire.name,
         slots: [],
+        variables: [],
       });
     }
     if (!targets.has(kind)) {
@@ -388,6 +355,7 @@ export function exportWorkspace(live: LiveState, options: ExportOptions): Export
   );
   requests.forEach(({ draft, slot }, i) => {
     draft.spec = withValueAt(draft.spec, slot.segments, `\${env:${names[i] as string}}`);
+    draft.variables.push(names[i] as string);
   });
 
   // Files: one per object, under the kind's folder.
@@ -408,16 +376,17 @@ export function exportWorkspace(live: LiveState, options: ExportOptions): Export
       }
       files.push({ path, content: render(module, draft.name, spec, options) });
       const unreadSecrets = draft.slots.filter((slot) => slot.value === undefined).map((slot) => toPointer(slot.segments));
-      objects.push({ kind, key: draft.key, id: draft.id, path, renamed: draft.renamed, unreadSecrets });
+      objects.push({ kind, key: draft.key, id: draft.id, path, renamed: draft.renamed, unreadSecrets, variables: draft.variables });
     });
   }
   files.sort((a, b) => compareText(a.path, b.path));
   objects.sort((a, b) => compareText(a.path, b.path));
-  return {
+  // Only what plans clean is written: an object whose files would not validate is left out.
+  return withoutInvalid({
     files,
     variables: [...new Set(names)].sort(compareText),
     warnings,
     objects,
     secretValues: [...secretValues].sort(compareText),
-  };
+  });
 }

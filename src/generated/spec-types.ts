@@ -321,7 +321,7 @@ skipResolved?: boolean
 disabled?: boolean
 disabledUntil?: string
 /**
- * Names of Notifiers (declared here or existing live).
+ * Names of Notifiers (declared here or existing live), or id:<id> for a notifier the notifier list does not show (kept so that a write does not detach it).
  */
 notifiers?: string[]
 }
@@ -338,11 +338,17 @@ properties: NotifierChannels
  */
 export interface NotifierChannels {
 customWebhook?: {
+/**
+ * Secret (it may hold a token, like a Slack URL): an http(s) URL, or ${env:NAME} / ${file:PATH}.
+ */
 url: string
 /**
  * Template; may use {{.AlertName}}, {{.Severity}}, {{.Message}}.
  */
 body: string
+/**
+ * Header values are secret like secretHeaders (use ${env:} or ${file:}): compared by keyed hash, never printed or exported.
+ */
 headers?: {
 [k: string]: string | undefined
 }
@@ -402,6 +408,9 @@ slack?: {
 slackUrl: string
 }
 webhook?: {
+/**
+ * Secret (it may hold a token, like a Slack URL): an http(s) URL, or ${env:NAME} / ${file:PATH}.
+ */
 url: string
 }
 }

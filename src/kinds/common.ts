@@ -5,7 +5,11 @@ import type { Reference, ResolveId, ResolveName } from './types.js';
 
 export const SERVER_OWNED_COMMON = ['id', 'createdAt', 'createdBy', 'updatedAt'] as const;
 
-/** Capabilities keyed by dataset name (Role, ApiToken): each key but `*` names a Dataset. */
+/**
+ * Capabilities keyed by dataset name (Role, ApiToken): each key but `*` names a Dataset. The
+ * service takes a dataset that does not exist (yet): the capability applies once one of that name
+ * is made (docs/wire-contract.md "Capabilities on datasets that do not exist yet").
+ */
 export const DATASET_CAPABILITIES_REFERENCE: Reference = {
   field: 'datasetCapabilities',
   wireField: 'datasetCapabilities',
@@ -14,6 +18,8 @@ export const DATASET_CAPABILITIES_REFERENCE: Reference = {
   keyed: true,
   builtins: ['*'],
   oftenUndeclared: true,
+  openValues: true,
+  unknownNote: 'the service keeps the capability as written, and it applies once a dataset of that name exists',
 };
 
 /** A name in a spec that names no declared or live object of the target kind. */
@@ -46,8 +52,20 @@ export function asStringArray(value: JsonValue | undefined): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
+/**
+ * How a file names an object by its id, `id:<id>`, where a reference allows it (`Reference.byId`):
+ * an object the target's list does not show (the token may not see it), kept so that a write
+ * does not drop it (docs/wire-contract.md "References the lists do not show").
+ */
+export const ID_REFERENCE_PREFIX = 'id:';
+
+/** The id an `id:<id>` name gives, else undefined (an ordinary name). */
+export function referencedId(name: string): string | undefined {
+  return name.startsWith(ID_REFERENCE_PREFIX) && name.length > ID_REFERENCE_PREFIX.length ? name.slice(ID_REFERENCE_PREFIX.length) : undefined;
+}
+
 export function resolveOne(resolve: ResolveName, target: KindName, name: string, field: string): string {
-  const id = resolve(target, name);
+  const id = referencedId(name) ?? resolve(target, name);
   if (id === undefined) throw new UnresolvedReferenceError(target, name, field);
   return id;
 }
@@ -59,6 +77,23 @@ export function resolveMany(resolve: ResolveName, target: KindName, names: strin
 /** Ids to names; an id that names nothing known stays as the id, so the diff shows it as is. */
 export function namesOf(resolveId: ResolveId, target: KindName, ids: string[]): string[] {
   return ids.map((id) => resolveId(target, id) ?? id);
+}
+
+/** Ids to names, for a reference that takes ids (`Reference.byId`): an id nothing lists becomes `id:<id>`. */
+export function namesOrIdsOf(resolveId: ResolveId, target: KindName, ids: string[]): string[] {
+  return ids.map((id) => resolveId(target, id) ?? `${ID_REFERENCE_PREFIX}${id}`);
+}
+
+/**
+ * The live names of a by-id reference (`names`, in the order of the wire's `ids`) with each object
+ * the file names as `id:<id>` put back in that form, so that naming a listed object by its id is
+ * no drift.
+ */
+export function alignIdReferences(desired: JsonValue | undefined, names: JsonValue | undefined, ids: readonly string[]): JsonValue | undefined {
+  if (!Array.isArray(desired) || !Array.isArray(names) || names.length !== ids.length) return names;
+  const wanted = new Set(desired.filter((name): name is string => typeof name === 'string' && referencedId(name) !== undefined));
+  if (wanted.size === 0) return names;
+  return names.map((name, i) => (wanted.has(`${ID_REFERENCE_PREFIX}${ids[i] ?? ''}`) ? `${ID_REFERENCE_PREFIX}${ids[i] ?? ''}` : name));
 }
 
 export function encodeSegment(segment: string): string {

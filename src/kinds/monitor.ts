@@ -1,9 +1,10 @@
 import type { JsonObject, JsonValue } from '../core/types.js';
 import {
+  alignIdReferences,
   asString,
   asStringArray,
   encodeSegment,
-  namesOf,
+  namesOrIdsOf,
   resolveMany,
   SERVER_OWNED_COMMON,
   withDefaultsFilled,
@@ -84,7 +85,8 @@ export const monitor: KindModule = {
   computed: ['intervalMinutes', 'rangeMinutes'],
   timestamps: ['disabledUntil'],
   immutable: [],
-  references: [{ field: 'notifiers', wireField: 'notifierIds', target: 'Notifier', many: true }],
+  // A notifier the list does not show (the token may not see it) is kept as `id:<id>`.
+  references: [{ field: 'notifiers', wireField: 'notifierIds', target: 'Notifier', many: true, byId: true }],
 
   listedOnlyIfQueryable: {
     datasetKind: 'Dataset',
@@ -94,12 +96,14 @@ export const monitor: KindModule = {
     },
   },
 
-  alignLive(desired, live) {
+  alignLive(desired, live, raw) {
+    const notifiers = alignIdReferences(desired.notifiers, live.notifiers, notifierIdsOf(raw));
+    const aligned = notifiers === live.notifiers || notifiers === undefined ? live : { ...live, notifiers };
     // The service answers a monitor written with mplQuery with the text in aplQuery.
     const mpl = desired.mplQuery;
-    if (typeof mpl !== 'string' || desired.aplQuery !== undefined) return live;
-    if ((live.mplQuery ?? '') !== '' || live.aplQuery !== mpl) return live;
-    const { aplQuery: _translation, ...rest } = live;
+    if (typeof mpl !== 'string' || desired.aplQuery !== undefined) return aligned;
+    if ((aligned.mplQuery ?? '') !== '' || aligned.aplQuery !== mpl) return aligned;
+    const { aplQuery: _translation, ...rest } = aligned;
     return { ...rest, mplQuery: mpl };
   },
 
@@ -123,7 +127,7 @@ export const monitor: KindModule = {
       const value = raw[field];
       if (value !== undefined && value !== null) spec[field] = value;
     }
-    spec.notifiers = namesOf(resolveId, 'Notifier', notifierIdsOf(raw));
+    spec.notifiers = namesOrIdsOf(resolveId, 'Notifier', notifierIdsOf(raw));
     return { name: asString(raw.name) ?? '', spec };
   },
 };

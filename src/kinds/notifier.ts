@@ -25,6 +25,12 @@ export const notifier: KindModule = {
     'properties.pagerduty.routingKey',
     'properties.pagerduty.token',
     'properties.customWebhook.secretHeaders.*',
+    // Plain `headers` carry credentials too (the makers' own tests send Authorization there, and
+    // the Terraform provider marks them sensitive), and a webhook URL is often a capability URL
+    // like Slack's: docs/wire-contract.md "Fields that carry credentials".
+    'properties.customWebhook.headers.*',
+    'properties.customWebhook.url',
+    'properties.webhook.url',
   ],
   setFields: ['properties.email.emails'],
   defaults: {},

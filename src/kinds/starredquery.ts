@@ -44,9 +44,10 @@ export const starredQuery: KindModule = {
 
   fromWire(raw, resolveId) {
     const who = asString(raw.who) ?? '';
+    // `dataset: ""` is a query filed under no dataset, as the service answers one made without.
     const spec: JsonObject = {
       owner: resolveId('User', who) ?? who,
-      ...pickDefined(raw, ['dataset', 'kind']),
+      ...pickDefined(raw, raw.dataset === '' ? ['kind'] : ['dataset', 'kind']),
       metadata: asJsonObject(raw.metadata) ?? {},
       query: asJsonObject(raw.query) ?? { apl: '' },
     };

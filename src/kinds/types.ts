@@ -34,11 +34,22 @@ export interface Reference {
    */
   openValues?: boolean;
   /**
+   * What the plan's warning says of an `openValues` name that resolves to nothing, after naming it
+   * (default: it is sent as written and the workspace may refuse it).
+   */
+  unknownNote?: string;
+  /**
    * The reference may point at an object created later in the same run (Role members -> Users, while
    * Users need Roles first): the first write leaves unresolved names out and apply writes the object
    * again once the targets exist. The planner adds no dependency edge for it.
    */
   deferrable?: boolean;
+  /**
+   * A file may name a target by its id, `id:<id>` (one the target's list does not show): sent as
+   * that id and never looked up by name. The live spec gives such ids in that form, and a change
+   * that would drop one is refused unless the file says `wsync/detach-unlisted: "true"`.
+   */
+  byId?: true;
 }
 
 export interface HttpEndpoint {

@@ -7,6 +7,12 @@ const ANNOTATION_ROTATION_GRACE = 'wsync/rotation-grace';
 const ANNOTATION_ISSUED_SECRET = 'wsync/issued-secret';
 export const ANNOTATION_MODE = 'wsync/mode';
 const ANNOTATION_IGNORE_FIELDS = 'wsync/ignore-fields';
+const ANNOTATION_DETACH_UNLISTED = 'wsync/detach-unlisted';
+
+/** `wsync/detach-unlisted: "true"`: a write may drop references the lists do not show (src/plan/unlisted-ids.ts). */
+export function mayDetachUnlisted(resource: DesiredResource): boolean {
+  return resource.annotations[ANNOTATION_DETACH_UNLISTED] === 'true';
+}
 
 /** `wsync/ignore-fields: "description, properties.email"` -> [['description'], ['properties', 'email']]. */
 export function ignoredFields(resource: DesiredResource): string[][] {

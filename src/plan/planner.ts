@@ -25,7 +25,8 @@ import {
 import type { Measure } from '../core/phase-times.js';
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import type { KindModule } from '../kinds/types.js';
-import { ignoredFields, isIssuedSecretHeldElsewhere, isObserved, rotationGraceMs } from './annotations.js';
+import { ignoredFields, isIssuedSecretHeldElsewhere, isObserved, mayDetachUnlisted, rotationGraceMs } from './annotations.js';
+import { droppedUnlistedIds, unlistedDropMessage } from './unlisted-ids.js';
 import { inventoryWithBase, type BaseRemovals } from './base.js';
 import { compareSpecs } from './compare.js';
 import { mayBeUnseen } from './unseen.js';
@@ -271,6 +272,12 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
   if (diffs.length === 0) {
     existing.action = entry || observed ? 'noop' : 'adopt';
     return existing;
+  }
+  const dropped = mayDetachUnlisted(resource) ? [] : droppedUnlistedIds(module, spec, match.spec, diffs);
+  if (dropped.length > 0) {
+    const message = unlistedDropMessage(resource.kind, resource.key, dropped);
+    ctx.diagnostics.push({ severity: 'error', code: 'unlisted-reference-dropped', kind: resource.kind, name: resource.name, field: `spec.${dropped[0]?.field ?? ''}`, message, ...located(`/spec/${dropped[0]?.field ?? ''}`) });
+    return { ...existing, action: 'refused', reason: 'would drop references the lists do not show (see the error)' };
   }
 
   const immutable = diffs.filter((d) => module.immutable.includes(d.path.split('.')[0] ?? ''));

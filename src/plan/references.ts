@@ -1,7 +1,7 @@
 // References by name (monitor -> notifiers, role -> members, user -> role, starred query -> owner):
 // resolved against the declared resources and the unambiguous live objects of the target kind.
 import { changeRef, type Change, type Desired, type DesiredResource, type Diagnostic, type JsonObject, type KindName, type LiveState } from '../core/types.js';
-import { UnresolvedReferenceError } from '../kinds/common.js';
+import { referencedId, UnresolvedReferenceError } from '../kinds/common.js';
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import { ByKind } from '../core/by-kind.js';
 import { toPointer } from '../core/json-paths.js';
@@ -130,7 +130,8 @@ export function referenceUses(kind: KindName, spec: JsonObject): readonly Refere
   const uses: ReferenceUse[] = [];
   for (const reference of KINDS[kind].references) {
     for (const { name, segments } of referenceNames(reference, spec)) {
-      if (isBuiltinName(reference, name)) continue;
+      // `id:<id>` is sent as that id: nothing to resolve, and the service judges it.
+      if (isBuiltinName(reference, name) || (reference.byId && referencedId(name) !== undefined)) continue;
       uses.push(new Use(reference, name, referenceKey(reference.target, name), segments));
     }
   }
@@ -210,14 +211,16 @@ export function checkReferences(resource: DesiredResource, spec: JsonObject, con
         continue;
       }
       // The service may know the value (a base role newer than this release): it judges the write.
-      const builtins = use.reference.builtins?.length ? ` nor a built-in one (${use.reference.builtins.join(', ')})` : '';
+      const { builtins: values, unknownNote } = use.reference;
+      const builtins = values?.length && unknownNote === undefined ? ` nor a built-in one (${values.join(', ')})` : '';
+      const note = unknownNote ?? 'it is sent as written, and the workspace may refuse it';
       diagnostics.push({
         severity: 'warning',
         code: 'unknown-value',
         kind: resource.kind,
         name: resource.name,
         field: use.label,
-        message: `${missing}${builtins}; it is sent as written, and the workspace may refuse it`,
+        message: `${missing}${builtins}; ${note}${hint}`,
         ...locate(resource, use.pointer),
       });
     } else if (context.deleted.has(`${target}/${id}`)) {

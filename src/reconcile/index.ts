@@ -4,7 +4,7 @@ import { hasErrors } from '../core/diagnostics.js';
 import { hostname } from 'node:os';
 import { changeRef, isWriteAction, type Desired, type Diagnostic, type LiveState, type Plan, type Policy } from '../core/types.js';
 import { PhaseTimes } from '../core/phase-times.js';
-import { liveScope, prefetchLive, readLive, withQueryAccess, type LiveCache } from '../live/index.js';
+import { liveScope, readLive, withQueryAccess, type LiveCache } from '../live/index.js';
 import { isPruneDisabled, planChanges, removedByChange, type BaseRemovals, type RemovedResource, type Selection } from '../plan/index.js';
 import type { PlanMemo } from '../plan/plan-memo.js';
 import type { FileCache } from '../source/file-cache.js';
@@ -99,10 +99,8 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
   const phases = input.phases ?? new PhaseTimes();
   const { incremental } = input;
   const writing = input.mode === 'apply' && input.policy.mode !== 'observe';
-  // A plan lists what its inventory names while it reads its files (src/live/prefetch.ts); an
-  // apply lists only under its lock, and the daemon keeps its lists between reconciles.
-  const planned = !writing && !incremental && !input.state ? await loadInventory(input.stateDir) : undefined;
-  const prefetched = planned ? prefetchLive(input.client, planned, input.policy) : undefined;
+  // Nothing is read from the API before the files validate: a broken tree sends no request and
+  // fails at once. An apply lists only under its lock; the daemon keeps its lists between reconciles.
   const desired = await readDesired(input.dir, {
     secretsDir: input.secretsDir,
     env: input.env,
@@ -122,13 +120,13 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
   // Apply holds the lock from before it reads live state until the last write is recorded.
   const state = input.state ?? (writing ? await openState(input.stateDir, { lock: true, ...(input.warn ? { warn: input.warn } : {}) }) : undefined);
   try {
-    const inventory = state ? state.inventory : (planned ?? (await loadInventory(input.stateDir)));
+    const inventory = state ? state.inventory : await loadInventory(input.stateDir);
     const removals = input.base && baseRemovals(input.base.label, input.base.desired, desired);
     const scope = liveScope(desired, inventory, input.policy, removals?.resources);
     const { live, reused } = await phases.measureAsync('live', async () => {
       const read = incremental
         ? await incremental.live.read(input.client, scope)
-        : { live: await (prefetched ? prefetched.complete(scope) : readLive(input.client, scope)), reused: false };
+        : { live: await readLive(input.client, scope), reused: false };
       // What the token cannot see in a list must be known before planning creates.
       return { live: await withQueryAccess(input.client, desired, read.live), reused: read.reused };
     });

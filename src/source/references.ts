@@ -1,4 +1,5 @@
 import type { DesiredResource, Diagnostic, KindName } from '../core/types.js';
+import { referencedId } from '../kinds/common.js';
 import { KINDS } from '../kinds/index.js';
 import { isBuiltinName, referenceNames } from '../kinds/reference-names.js';
 import { toPointer } from '../core/json-paths.js';
@@ -28,7 +29,7 @@ export function checkReferences(
     for (const ref of KINDS[r.kind].references) {
       const targets = declared.get(ref.target) ?? new Set<string>();
       for (const { name, segments } of referenceNames(ref, r.spec)) {
-        if (isBuiltinName(ref, name)) continue;
+        if (isBuiltinName(ref, name) || (ref.byId && referencedId(name) !== undefined)) continue;
         const key = KINDS[ref.target].keyOf(name, {});
         if (targets.has(key)) continue;
         const pointer = toPointer(['spec', ...segments]);

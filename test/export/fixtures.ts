@@ -14,6 +14,8 @@ export const SECRETS = {
   microsoftTeamsUrl: 'https://example.webhook.office.com/teams-secret-0e7d4492',
   authorizationHeader: 'Bearer header-secret-6a1f3c58',
   apiKeyHeader: 'apikey-header-secret-88d0b1c4',
+  /** Under plain `headers`, as the makers' own tests send it: a secret all the same. */
+  plainAuthorizationHeader: 'Bearer plain-header-secret-3f9c2d71',
   apiToken: 'xapt-token-secret-1234abcd9876',
 } as const;
 
@@ -28,6 +30,10 @@ export const VARIABLES: Record<string, string> = {
   WSYNC_NOTIFIER_TEAMS_PLATFORM_MICROSOFTTEAMSURL: SECRETS.microsoftTeamsUrl,
   WSYNC_NOTIFIER_INCIDENT_WEBHOOK_SECRETHEADERS_AUTHORIZATION: SECRETS.authorizationHeader,
   WSYNC_NOTIFIER_INCIDENT_WEBHOOK_SECRETHEADERS_X_API_KEY: SECRETS.apiKeyHeader,
+  WSYNC_NOTIFIER_INCIDENT_WEBHOOK_HEADERS_AUTHORIZATION: SECRETS.plainAuthorizationHeader,
+  WSYNC_NOTIFIER_INCIDENT_WEBHOOK_HEADERS_CONTENT_TYPE: 'application/json',
+  WSYNC_NOTIFIER_INCIDENT_WEBHOOK_URL: 'https://incidents.example.com/hooks/wsync',
+  WSYNC_NOTIFIER_PLAIN_WEBHOOK_URL: 'https://hooks.example.com/wsync',
 };
 
 const id = (prefix: string, n: number): string => `${prefix}_${n.toString(16).padStart(16, '0')}`;
@@ -126,7 +132,7 @@ export function seedWorkspace(): Record<string, unknown[]> {
             url: 'https://incidents.example.com/hooks/wsync',
             // A literal ${ in a template must survive the round trip (files escape it as $${).
             body: '{"alert": "{{.AlertName}}", "note": "${not-a-variable}"}',
-            headers: { 'Content-Type': 'application/json' },
+            headers: { 'Content-Type': 'application/json', Authorization: SECRETS.plainAuthorizationHeader },
             secretHeaders: { Authorization: SECRETS.authorizationHeader, 'X-Api-Key': SECRETS.apiKeyHeader },
           },
         },

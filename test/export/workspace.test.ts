@@ -210,7 +210,7 @@ describe('exportWorkspace: references', () => {
     expect((documentOf(result, 'Monitor', 'm').spec as JsonObject).notifiers).toEqual(['oncall']);
   });
 
-  it('leaves out references to objects that are not listed, and skips a query whose owner is unknown', () => {
+  it('keeps notifier ids the list does not show as id:<id>, and skips a query whose owner is unknown', () => {
     const result = run(
       live({
         Notifier: [{ id: 'notify_1', name: 'oncall', properties: { webhook: { url: 'https://x.example.com' } } }],
@@ -219,10 +219,12 @@ describe('exportWorkspace: references', () => {
         StarredQuery: [{ id: 'sq_1', name: 'mine', kind: 'apl', who: 'usr_caller', query: { apl: 'x' } }],
       }),
     );
-    expect((documentOf(result, 'Monitor', 'm').spec as JsonObject).notifiers).toEqual(['oncall']);
+    expect((documentOf(result, 'Monitor', 'm').spec as JsonObject).notifiers).toEqual(['id:notify_gone', 'oncall']);
     expect(result.files.some((f) => f.path.startsWith('starred-queries/'))).toBe(false);
     expect(result.warnings).toEqual([
-      'Monitor "m": 1 of its notifiers point at Notifier objects that are not listed; they are left out of the file',
+      'Monitor "m" (id mon_1): its notifiers name 1 Notifier id(s) the Notifier list does not show (id:notify_gone); the file keeps them ' +
+        'in that form, so that an apply does not detach them (the token may not see them, or they are gone: remove them from the file ' +
+        'and annotate wsync/detach-unlisted: "true" to detach)',
       'StarredQuery "mine" (id sq_1): skipped, its owner points at a User that is not listed, so a file could not name it',
     ]);
   });
@@ -237,9 +239,12 @@ describe('exportWorkspace: secrets', () => {
     const custom = documentOf(result, 'Notifier', 'incident/webhook').spec as JsonObject;
     expect(custom.properties).toEqual({
       customWebhook: {
-        url: 'https://incidents.example.com/hooks/wsync',
+        url: '${env:WSYNC_NOTIFIER_INCIDENT_WEBHOOK_URL}',
         body: '{"alert": "{{.AlertName}}", "note": "$${not-a-variable}"}',
-        headers: { 'Content-Type': 'application/json' },
+        headers: {
+          Authorization: '${env:WSYNC_NOTIFIER_INCIDENT_WEBHOOK_HEADERS_AUTHORIZATION}',
+          'Content-Type': '${env:WSYNC_NOTIFIER_INCIDENT_WEBHOOK_HEADERS_CONTENT_TYPE}',
+        },
         secretHeaders: {
           Authorization: '${env:WSYNC_NOTIFIER_INCIDENT_WEBHOOK_SECRETHEADERS_AUTHORIZATION}',
           'X-Api-Key': '${env:WSYNC_NOTIFIER_INCIDENT_WEBHOOK_SECRETHEADERS_X_API_KEY}',
@@ -264,17 +269,18 @@ describe('exportWorkspace: secrets', () => {
     expect(result.secretValues).not.toContain(SECRETS.pagerdutyRoutingKey);
   });
 
-  it('keeps a header named __proto__ as a header, secret or not', () => {
+  it('keeps a header named __proto__ as a header, in headers and secretHeaders', () => {
     const properties = JSON.parse(
-      '{"customWebhook": {"url": "https://x.example.com", "body": "b", "headers": {"__proto__": "plain"}, "secretHeaders": {"__proto__": "proto-secret-value"}}}',
+      '{"customWebhook": {"url": "https://x.example.com", "body": "b", "headers": {"__proto__": "proto-header-value"}, "secretHeaders": {"__proto__": "proto-secret-value"}}}',
     ) as JsonObject;
     const out = run(live({ Notifier: [{ id: 'notify_1', name: 'hook', properties }] }));
-    expect(out.variables).toEqual(['WSYNC_NOTIFIER_HOOK_SECRETHEADERS_PROTO']);
+    expect(out.variables).toEqual(['WSYNC_NOTIFIER_HOOK_HEADERS_PROTO', 'WSYNC_NOTIFIER_HOOK_SECRETHEADERS_PROTO', 'WSYNC_NOTIFIER_HOOK_URL']);
     const text = out.files[0]?.content ?? '';
-    expect(text).toContain('      __proto__: plain\n');
+    expect(text).toContain('      __proto__: ${env:WSYNC_NOTIFIER_HOOK_HEADERS_PROTO}\n');
     expect(text).toContain('      __proto__: ${env:WSYNC_NOTIFIER_HOOK_SECRETHEADERS_PROTO}\n');
-    expect(text).not.toContain('proto-secret-value');
-    const desired = desiredFromTexts([{ path: out.files[0]?.path ?? '', text }], { env: { WSYNC_NOTIFIER_HOOK_SECRETHEADERS_PROTO: 'proto-secret-value' } });
+    expect(text).not.toMatch(/proto-secret-value|proto-header-value/);
+    const env = { WSYNC_NOTIFIER_HOOK_SECRETHEADERS_PROTO: 'proto-secret-value', WSYNC_NOTIFIER_HOOK_HEADERS_PROTO: 'proto-header-value', WSYNC_NOTIFIER_HOOK_URL: 'https://x.example.com' };
+    const desired = desiredFromTexts([{ path: out.files[0]?.path ?? '', text }], { env });
     expect(desired.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 
@@ -343,8 +349,8 @@ describe('exportWorkspace: ambiguous keys', () => {
     const result = run(
       live({
         Notifier: [
-          { id: 'notify_b', name: 'oncall', properties: { webhook: { url: 'https://b.example.com' } } },
-          { id: 'notify_a', name: 'oncall', properties: { webhook: { url: 'https://a.example.com' } } },
+          { id: 'notify_b', name: 'oncall', properties: { email: { emails: ['b@example.com'] } } },
+          { id: 'notify_a', name: 'oncall', properties: { email: { emails: ['a@example.com'] } } },
         ],
         Monitor: [
           { id: 'mon_1', name: 'm', type: 'MatchEvent', aplQuery: 'q', notifierIds: ['notify_b'] },
@@ -357,9 +363,9 @@ describe('exportWorkspace: ambiguous keys', () => {
       }),
     );
     const kept = documentOf(result, 'Notifier', 'oncall').spec as JsonObject;
-    expect(kept.properties).toEqual({ webhook: { url: 'https://a.example.com' } });
+    expect(kept.properties).toEqual({ email: { emails: ['a@example.com'] } });
     const renamed = documentOf(result, 'Notifier', 'oncall (duplicate notify_b)').spec as JsonObject;
-    expect(renamed.properties).toEqual({ webhook: { url: 'https://b.example.com' } });
+    expect(renamed.properties).toEqual({ email: { emails: ['b@example.com'] } });
     expect((documentOf(result, 'Monitor', 'm').spec as JsonObject).aplQuery).toBe('q');
     expect((documentOf(result, 'Monitor', 'm (duplicate mon_2)').spec as JsonObject).aplQuery).toBe('q2');
     expect((documentOf(result, 'Monitor', 'm').spec as JsonObject).notifiers).toEqual(['oncall (duplicate notify_b)']);
@@ -467,7 +473,7 @@ describe('exportWorkspace: datasets, groups and views', () => {
     });
   });
 
-  it('leaves out capabilities on a dataset that is not listed (a file could not name it)', () => {
+  it('keeps capabilities on a dataset that is not listed (the service keeps them: docs/wire-contract.md)', () => {
     const exported = run(
       live({
         Dataset: [{ id: 'checkout', name: 'checkout', kind: 'axiom:events:v1', description: '' }],
@@ -477,7 +483,8 @@ describe('exportWorkspace: datasets, groups and views', () => {
     expect((documentOf(exported, 'ApiToken', 'ci').spec as JsonObject).datasetCapabilities).toEqual({
       '*': { ingest: ['create'] },
       checkout: { query: ['read'] },
+      gone: { query: ['read'] },
     });
-    expect(exported.warnings).toContain('ApiToken "ci": 1 of its datasetCapabilities point at Dataset objects that are not listed; they are left out of the file');
+    expect(exported.warnings).toEqual([]);
   });
 });

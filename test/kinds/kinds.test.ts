@@ -122,9 +122,18 @@ describe('kind modules', () => {
     expect(KINDS.User.toWire('ada@example.com', { name: 'Ada', role: 'admin' }, resolve, live)).toEqual({ role: 'admin' });
   });
 
-  it('keeps ids it cannot name, so the diff shows them', () => {
+  it('keeps notifier ids it cannot name as id:<id>, which a file can hold and a write sends as that id', () => {
     const back = KINDS.Monitor.fromWire({ id: 'mon_1', name: 'm', type: 'MatchEvent', notifierIds: ['notify_gone'] }, resolveId);
-    expect(back.spec.notifiers).toEqual(['notify_gone']);
+    expect(back.spec.notifiers).toEqual(['id:notify_gone']);
+    const body = KINDS.Monitor.toWire('m', { type: 'MatchEvent', aplQuery: 'q', notifiers: ['id:notify_gone'] }, () => undefined);
+    expect(body.notifierIds).toEqual(['notify_gone']);
+  });
+
+  it('a monitor naming a listed notifier by id:<id> reads back in that form (no drift)', () => {
+    const raw = { id: 'mon_1', name: 'm', type: 'MatchEvent', aplQuery: 'q', notifierIds: ['notify_a', 'notify_b'] };
+    const live = KINDS.Monitor.fromWire(raw, (_kind, id) => ({ notify_a: 'a', notify_b: 'b' })[id]);
+    const desired = { type: 'MatchEvent', aplQuery: 'q', notifiers: ['a', 'id:notify_b'] };
+    expect(KINDS.Monitor.alignLive?.(desired, live.spec, raw).notifiers).toEqual(['a', 'id:notify_b']);
   });
 
   it('drops null channels that the service returns for unused notifier kinds', () => {

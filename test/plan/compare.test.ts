@@ -140,23 +140,39 @@ describe('comparison in spec space', () => {
     });
   });
 
+  const owner = [wire.user('u_a', 'a@x.io', 'A')];
+  const query = (metadata: JsonObject): JsonObject => ({ owner: 'a@x.io', query: { apl: 'x' }, metadata });
+
   it('field diffs point at the smallest differing node, absent sides omitted', () => {
-    const live = wire.notifier('n1', 'w', { customWebhook: { url: 'https://a.example.com', body: 'b', headers: { A: '1', B: '2' } } });
-    const change = compare('Notifier', 'w', 'w', { properties: { customWebhook: { url: 'https://a.example.com', body: 'b', headers: { A: '1', C: '3' } } } }, live);
+    const live = wire.starred('sq_1', 'q', 'u_a', { query: { apl: 'x' }, metadata: { A: '1', B: '2' } });
+    const change = compare('StarredQuery', 'q', 'a@x.io/q', query({ A: '1', C: '3' }), live, {}, owner);
     expect(change.diffs).toEqual([
-      { path: 'properties.customWebhook.headers.B', before: '2' },
-      { path: 'properties.customWebhook.headers.C', after: '3' },
+      { path: 'metadata.B', before: '2' },
+      { path: 'metadata.C', after: '3' },
     ]);
   });
 
   it('keys named like prototype members are data, and ignore patterns never reach the prototype', () => {
-    const headers = JSON.parse('{"__proto__": "p", "toString": "t"}') as JsonObject;
-    const live = wire.notifier('n1', 'w', { customWebhook: { url: 'https://a.example.com', body: 'b', headers } });
-    const spec = { properties: { customWebhook: { url: 'https://a.example.com', body: 'b', headers: JSON.parse('{"__proto__": "q", "toString": "t"}') as JsonObject } } };
-    const change = compare('Notifier', 'w', 'w', spec, live, { 'wsync/ignore-fields': '__proto__.hasOwnProperty,constructor' });
-    expect(change.diffs).toEqual([{ path: 'properties.customWebhook.headers.__proto__', before: 'p', after: 'q' }]);
+    const live = wire.starred('sq_1', 'q', 'u_a', { query: { apl: 'x' }, metadata: JSON.parse('{"__proto__": "p", "toString": "t"}') as JsonObject });
+    const spec = query(JSON.parse('{"__proto__": "q", "toString": "t"}') as JsonObject);
+    const change = compare('StarredQuery', 'q', 'a@x.io/q', spec, live, { 'wsync/ignore-fields': '__proto__.hasOwnProperty,constructor' }, owner);
+    expect(change.diffs).toEqual([{ path: 'metadata.__proto__', before: 'p', after: 'q' }]);
     expect(typeof Object.prototype.hasOwnProperty).toBe('function');
     expect(typeof ({} as { constructor?: unknown }).constructor).toBe('function');
+  });
+
+  it('custom webhook headers are secrets: a changed, added or removed one is a sensitive diff without values', () => {
+    const live = wire.notifier('n1', 'w', { customWebhook: { url: 'https://a.example.com', body: 'b', headers: { Authorization: 'Bearer OLD-7a7a', B: '2' } } });
+    const spec = { properties: { customWebhook: { url: 'https://a.example.com', body: 'b', headers: { Authorization: 'Bearer NEW-8b8b', C: '3' } } } };
+    const change = compare('Notifier', 'w', 'w', spec, live);
+    expect(change.diffs).toEqual([
+      { path: 'properties.customWebhook.headers.Authorization', sensitive: true },
+      { path: 'properties.customWebhook.headers.B', sensitive: true },
+      { path: 'properties.customWebhook.headers.C', sensitive: true },
+    ]);
+    expect(JSON.stringify(change)).not.toMatch(/OLD-7a7a|NEW-8b8b/);
+    const same = compare('Notifier', 'w', 'w', { properties: { customWebhook: { url: 'https://a.example.com', body: 'b', headers: { Authorization: 'Bearer OLD-7a7a', B: '2' } } } }, live);
+    expect(same.action).toBe('noop');
   });
 
   it('a value from ${env:} outside a secret field is compared but never shown', () => {

@@ -129,10 +129,38 @@ describe('references', () => {
     expect(p.diagnostics.map((d) => d.code)).toEqual(['reference-to-deleted']);
   });
 
-  it('live monitors show notifier names, or the raw id when the id names nothing listed', () => {
+  describe('a notifier id the notifier list does not show (id:<id>)', () => {
     const live = wire.monitor('mon_1', 'm', { type: 'MatchEvent', aplQuery: "['http']", notifierIds: ['notify_slack', 'notify_gone'] });
-    const p = plan(desiredOf(resource('Monitor', 'm', monitorSpec(['slack']))), liveOf([slackLive, live]), inventoryOf([owns(live, 'm')]));
-    expect(changeOf(p, 'Monitor', 'm').diffs).toEqual([{ path: 'notifiers', before: ['slack', 'notify_gone'], after: ['slack'] }]);
+
+    it('a file that leaves it out is refused: the write would detach it', () => {
+      const p = plan(desiredOf(resource('Monitor', 'm', monitorSpec(['slack']))), liveOf([slackLive, live]), inventoryOf([owns(live, 'm')]));
+      expect(changeOf(p, 'Monitor', 'm')).toMatchObject({
+        action: 'refused',
+        diffs: [{ path: 'notifiers', before: ['slack', 'id:notify_gone'], after: ['slack'] }],
+      });
+      expect(p.diagnostics).toMatchObject([
+        { severity: 'error', code: 'unlisted-reference-dropped', field: 'spec.notifiers', message: expect.stringContaining('notifiers: id:notify_gone') },
+      ]);
+    });
+
+    it('wsync/detach-unlisted: "true" lets the update drop it', () => {
+      const annotations = { 'wsync/detach-unlisted': 'true' };
+      const p = plan(desiredOf(resource('Monitor', 'm', monitorSpec(['slack']), { annotations })), liveOf([slackLive, live]), inventoryOf([owns(live, 'm')]));
+      expect(changeOf(p, 'Monitor', 'm')).toMatchObject({ action: 'update' });
+      expect(p.diagnostics).toEqual([]);
+    });
+
+    it('a file that keeps it as id:<id> plans no change, and other changes send it', () => {
+      const kept = plan(desiredOf(resource('Monitor', 'm', monitorSpec(['slack', 'id:notify_gone']))), liveOf([slackLive, live]), inventoryOf([owns(live, 'm')]));
+      expect(changeOf(kept, 'Monitor', 'm').action).toBe('noop');
+      expect(kept.diagnostics).toEqual([]);
+      const edited = plan(
+        desiredOf(resource('Monitor', 'm', { ...monitorSpec(['slack', 'id:notify_gone']), description: 'new' })),
+        liveOf([slackLive, live]),
+        inventoryOf([owns(live, 'm')]),
+      );
+      expect(changeOf(edited, 'Monitor', 'm')).toMatchObject({ action: 'update', diffs: [{ path: 'description', after: 'new' }] });
+    });
   });
 });
 

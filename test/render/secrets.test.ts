@@ -18,11 +18,12 @@ function channels(tag: string): Record<string, JsonObject> {
     teams: { microsoftTeams: { microsoftTeamsUrl: `https://teams.example/webhook/TEAMS-${tag}-c0ffee` } },
     opsgenie: { opsgenie: { apiKey: `OPSGENIE-${tag}-5e5e5e`, isEU: true } },
     pagerduty: { pagerduty: { routingKey: `PD-ROUTING-${tag}-a1a1`, token: `PD-TOKEN-${tag}-b2b2` } },
+    plainWebhook: { webhook: { url: `https://hooks.example.com/catch/WEBHOOK-${tag}-d1d1` } },
     webhook: {
       customWebhook: {
-        url: 'https://incidents.example.com/hook',
+        url: `https://incidents.example.com/hook?token=CUSTOM-${tag}-e2e2`,
         body: '{"alert": "{{.AlertName}}"}',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { Authorization: `Bearer PLAIN-HDR-${tag}-f3f3` },
         secretHeaders: { Authorization: `Bearer HDR-AUTH-${tag}-4242`, 'X-Api-Key': `HDR-KEY-${tag}-8484` },
       },
     },

@@ -53,6 +53,8 @@ export interface EmulatorClient {
   writes(): Promise<LoggedRequest[]>;
   faults(settings: Record<string, unknown>): Promise<void>;
   seed(objects: Record<string, unknown>): Promise<void>;
+  /** Objects stored exactly as given, unchecked (`POST /_emulator/stored`): odd objects real workspaces hold. */
+  store(objects: Record<string, SeedObject[]>): Promise<void>;
   state(): Promise<WorkspaceDump>;
 }
 
@@ -95,6 +97,9 @@ export function emulatorClient(url: string, token = TEST_TOKEN): EmulatorClient 
     },
     seed: async (objects) => {
       await ok('POST', '/_emulator/seed', objects);
+    },
+    store: async (objects) => {
+      await ok('POST', '/_emulator/stored', objects);
     },
     state: () => ok<WorkspaceDump>('GET', '/_emulator/state'),
   };
@@ -140,6 +145,7 @@ export function useTestEmulator(options: EmulatorOptions = {}): TestEmulator {
     writes: () => get().writes(),
     faults: (settings) => get().faults(settings),
     seed: (objects) => get().seed(objects),
+    store: (objects) => get().store(objects),
     state: () => get().state(),
     close: () => get().close(),
   };

@@ -2,7 +2,7 @@
 // and offset (>= 0, default 0), filters by who (all, team, a user id; absent: the caller) and
 // dataset, in creation order. starredQueries capabilities are dataset-scoped.
 import { badRequest } from '../errors.js';
-import { stringField } from '../json.js';
+import { stringField, type JsonObject } from '../json.js';
 import { datasetCap, requireDatasetCapability } from '../capabilities.js';
 import { json, type RequestContext } from '../routes.js';
 import type { Stored } from '../collection.js';
@@ -25,9 +25,17 @@ import {
 const LABEL = 'starred queries';
 const collection = (workspace: Workspace) => workspace.starredQueries;
 
+/**
+ * The dataset a query is filed under; `""` (a query made in the UI without one, as the service
+ * answers it) is none, stored and answered as given (docs/wire-contract.md "Starred queries").
+ */
+function datasetOf(query: JsonObject): string | undefined {
+  return stringField(query, 'dataset') || undefined;
+}
+
 const saveStarredQuery: SaveFunction = (workspace, body, meta, label, existing) => {
   requireKnownUser(workspace, stringField(body, 'who') ?? '', label, 'who');
-  const dataset = stringField(body, 'dataset');
+  const dataset = datasetOf(body);
   if (dataset !== undefined) requireDataset(workspace, dataset, label);
   const query = withDefaults(
     { id: existing?.id ?? assignId(meta, workspace.starredQueries, 'sq', workspace), ...body },
@@ -40,7 +48,7 @@ const saveStarredQuery: SaveFunction = (workspace, body, meta, label, existing) 
 function write(context: RequestContext, existing?: Stored) {
   const body = validateBody('StarredQuery', LABEL, context.body);
   const action = existing ? 'update' : 'create';
-  requireDatasetCapability(context.caller, 'starredQueries', action, stringField(body, 'dataset'));
+  requireDatasetCapability(context.caller, 'starredQueries', action, datasetOf(body));
   const query = saveStarredQuery(context.workspace, body, metaOf(context), LABEL, existing);
   context.workspace.changed();
   return json(context.workspace.starredQueries.viewJson(query));
@@ -86,7 +94,7 @@ export const starredQueries: KindModule = {
     update: write,
     list,
     authorize: (context, item, action) =>
-      requireDatasetCapability(context.caller, 'starredQueries', action, stringField(item, 'dataset')),
+      requireDatasetCapability(context.caller, 'starredQueries', action, datasetOf(item)),
   }),
   seed: seedWith('starredQueries', 'StarredQuery', collection, saveStarredQuery),
 };
