@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { existsSync } from 'node:fs';
-import { basename, dirname, extname, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import type { Trigger } from './scheduler.js';
 import { isInside, resolveSnapshot, type Snapshot } from './snapshot.js';
 
@@ -116,6 +116,16 @@ export class DirWatcher {
     this.treeWatcher = watcher;
     watcher.on('all', (event: string, path: string) => {
       if (isRelevant(event, path)) this.queueCheck(resolve(path));
+    });
+    // chokidar drops a write that leaves the modification time as it was when the access time is
+    // later (`cp -p`, `tar`, a restore keep both): the system's own event still says it was written.
+    // The file cache then sees the change by its ctime, which no copy keeps. (A plain edit is seen
+    // twice, here and by chokidar: the reconcile's debounce makes one of them.)
+    watcher.on('raw', (event: string, name: string, details: unknown) => {
+      const watched = (details as { watchedPath?: string } | undefined)?.watchedPath;
+      if (event !== 'change' || watched === undefined) return;
+      const path = basename(watched) === name ? watched : join(watched, name);
+      if (isRelevant(event, path) && !this.ignored(target, path)) this.queueCheck(resolve(path));
     });
     watcher.on('error', (err) => this.opts.onError?.(err));
     await new Promise<void>((done) => watcher.once('ready', () => done()));

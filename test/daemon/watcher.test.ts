@@ -1,3 +1,4 @@
+import { utimesSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -82,10 +83,28 @@ describe('DirWatcher', () => {
     const { triggers } = await startWatcher(dir, [join(dir, '.wsync')]);
     await writeFile(join(dir, '.wsync', 'inventory.yaml'), 'x: 1\n');
     await writeFile(join(dir, 'notes.txt'), 'hello\n');
+    await quietPeriod(300);
+    expect(triggers).toEqual([]);
     await writeFile(join(dir, 'a.yaml'), 'x: 2\n');
     await until(() => triggers.length > 0);
-    // Events come in order: had the ignored files triggered, their triggers would be here first.
-    expect(triggers).toEqual(['change']);
+    // Seen by chokidar and by the system's own event (see watcher.ts): the debounce makes one reconcile.
+    expect(new Set(triggers)).toEqual(new Set(['change']));
+  });
+
+  it('reports a rewrite that keeps the modification time (cp -p, tar, a restore)', async () => {
+    const dir = await tempRoot();
+    const file = join(dir, 'a.yaml');
+    await writeFile(file, 'x: 1\n');
+    // Written an hour ago, read since: the access time is after the modification time.
+    const written = new Date(Date.now() - 3_600_000);
+    const read = new Date(Date.now() - 60_000);
+    utimesSync(file, read, written);
+    const { triggers } = await startWatcher(dir);
+    // What `cp -p` does, at once as far as the watcher can tell: new content, the old times back.
+    writeFileSync(file, 'x: 2\n');
+    utimesSync(file, read, written);
+    await until(() => triggers.length > 0);
+    expect(new Set(triggers)).toEqual(new Set(['change']));
   });
 
   it('sees an atomic link swap once, watches the new target, and ignores the old one being deleted', async () => {
