@@ -2,8 +2,9 @@
 // pre-commit hook passes them; no network.
 import { join, relative, resolve, sep } from 'node:path';
 import { ConfigError } from '../../../api/errors.js';
-import type { Diagnostic } from '../../../core/types.js';
-import { readDesiredPaths, rootOfPaths, type SourcePath } from '../../../source/index.js';
+import type { Diagnostic, KindName } from '../../../core/types.js';
+import { declaredObjects, readDesired, readDesiredPaths, rootOfPaths, type SourcePath } from '../../../source/index.js';
+import { isFile, treeOfFile, withDocumentOwners } from '../../../source/validate-scope.js';
 import type { TreeLimits } from '../../../source/limits.js';
 import { treeLimitsOf } from '../../limits.js';
 import type { CommandIo } from '../../io.js';
@@ -26,7 +27,7 @@ export interface ValidateOptions extends ReportOptions {
 export async function runValidate(paths: readonly string[], options: ValidateOptions = {}): Promise<ValidateResult> {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
-  const given = (paths.length > 0 ? paths : ['.']).map((path) => resolve(cwd, path));
+  const given = await withDocumentOwners((paths.length > 0 ? paths : ['.']).map((path) => resolve(cwd, path)));
   const root = await rootOfPaths(given, cwd);
   const configProblems: Diagnostic[] = [];
   const sources = given.map((path): SourcePath => {
@@ -46,7 +47,28 @@ export async function runValidate(paths: readonly string[], options: ValidateOpt
     ...(options.limits ? { limits: options.limits } : {}),
   });
   desired.diagnostics.push(...configProblems);
-  return renderValidation(desired, options);
+  return renderValidation(desired, { ...options, alsoDeclared: await treeDeclarations(given, cwd, env, options.limits) });
+}
+
+/**
+ * What the trees of the single files among `paths` declare: a file checked on its own (a
+ * pre-commit hook) may name what another file of its tree declares. Only names are taken from
+ * them; their problems are theirs to report when they are checked.
+ */
+async function treeDeclarations(
+  paths: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  limits: Partial<TreeLimits> | undefined,
+): Promise<{ kind: KindName; key: string }[]> {
+  const trees = new Set<string>();
+  for (const path of paths) if (await isFile(path)) trees.add(await treeOfFile(path, cwd));
+  const out: { kind: KindName; key: string }[] = [];
+  for (const tree of trees) {
+    const desired = await readDesired(tree, { env, secretsAsWritten: true, ...(limits ? { limits } : {}) });
+    out.push(...declaredObjects(desired).map(({ kind, key }) => ({ kind, key })));
+  }
+  return out;
 }
 
 /** The command: prints the report; returns the exit code (0 valid, 1 not). */

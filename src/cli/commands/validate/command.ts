@@ -8,6 +8,7 @@ export interface ValidateFlags extends LimitFlags {
   secretsDir?: string;
   secretsAsWritten?: boolean;
   quiet?: boolean;
+  strict?: boolean;
 }
 
 export function register(program: Command, context: CommandContext): void {
@@ -18,7 +19,8 @@ export function register(program: Command, context: CommandContext): void {
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--secrets-dir <dir>', 'directory that ${file:PATH} reads from (default: $WSYNC_SECRETS_DIR)')
     .option('--secrets-as-written', 'check ${env:} and ${file:} references as written and read none (a run without the secrets, e.g. a pull request from a fork)')
-    .option('-q, --quiet', 'print errors only');
+    .option('-q, --quiet', 'print errors only')
+    .option('--strict', 'warnings are errors: a reference to a name the tree does not declare (it must exist live) fails the check');
   addLimitOptions(cmd);
   addHelpFooter(cmd, {
     variables: TREE_VARIABLES,
@@ -26,6 +28,7 @@ export function register(program: Command, context: CommandContext): void {
       ['wsync validate', 'check the tree in the current directory'],
       ['wsync validate monitors/checkout.yaml dashboards/checkout.yaml', 'check the files a commit changes (a pre-commit hook)'],
       ['wsync validate --secrets-as-written --format json workspace', 'in a pull request from a fork, without the secrets; JSON for a bot'],
+      ['wsync validate --strict workspace', 'also fail on warnings (a tree that must declare everything it names)'],
     ],
   });
   cmd.action(async (paths: string[], options: ValidateFlags) => {

@@ -1,12 +1,16 @@
 import { formatDiagnostic, formatSkip, sortDiagnostics } from '../../../core/diagnostics.js';
 import { createRedactor } from '../../../core/redact.js';
-import type { Desired, Diagnostic } from '../../../core/types.js';
+import type { Desired, Diagnostic, KindName } from '../../../core/types.js';
 import { checkReferences, declaredObjects } from '../../../source/index.js';
 
 export interface ReportOptions {
   format?: 'text' | 'json';
   /** Errors only: no warnings, no summary line. */
   quiet?: boolean;
+  /** Warnings count as errors (a reference to a name the tree does not declare fails the check). */
+  strict?: boolean;
+  /** Declared outside what is checked (the rest of a single file's tree): references to them are fine. */
+  alsoDeclared?: readonly { kind: KindName; key: string }[];
 }
 
 export interface ValidateResult {
@@ -31,7 +35,8 @@ function diagnosticJson(d: Diagnostic): Record<string, unknown> {
 
 /** What `wsync validate` prints for a Desired, and its exit code (0 valid, 1 not). */
 export function renderValidation(desired: Desired, options: ReportOptions = {}): ValidateResult {
-  const all = sortDiagnostics([...desired.diagnostics, ...checkReferences(desired.resources, declaredObjects(desired))]);
+  const found = [...desired.diagnostics, ...checkReferences(desired.resources, [...declaredObjects(desired), ...(options.alsoDeclared ?? [])])];
+  const all = sortDiagnostics(options.strict ? found.map((d): Diagnostic => (d.severity === 'error' ? d : { ...d, severity: 'error' })) : found);
   const errors = all.filter((d) => d.severity === 'error').length;
   const warnings = all.length - errors;
   const shown = options.quiet ? all.filter((d) => d.severity === 'error') : all;
