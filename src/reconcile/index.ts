@@ -2,7 +2,7 @@ import type { ApiClient } from '../api/types.js';
 import type { ApplyEvent, ApplyResult, IssueStep } from '../apply/index.js';
 import { hasErrors } from '../core/diagnostics.js';
 import { hostname } from 'node:os';
-import { changeRef, isWriteAction, type Desired, type Diagnostic, type LiveState, type Plan, type Policy } from '../core/types.js';
+import { changeRef, isWriteAction, type Desired, type Diagnostic, type Inventory, type LiveState, type Plan, type Policy } from '../core/types.js';
 import { PhaseTimes } from '../core/phase-times.js';
 import { liveScope, readLive, withQueryAccess, type LiveCache } from '../live/index.js';
 import { isPruneDisabled, planChanges, removedByChange, type BaseRemovals, type RemovedResource, type Selection } from '../plan/index.js';
@@ -11,7 +11,7 @@ import type { FileCache } from '../source/file-cache.js';
 import { declaredObjects, readDesired } from '../source/index.js';
 import type { TreeLimits } from '../source/limits.js';
 import { KINDS } from '../kinds/index.js';
-import { heldTokenSecrets, loadInventory, openState, tokenOutputDirOf, type StateHandle } from '../state/index.js';
+import { clearIssuePending, heldTokenSecrets, loadInventory, openState, tokenOutputDirOf, type StateHandle } from '../state/index.js';
 import { WriterLease } from './writer-lease.js';
 
 export interface ReconcileInput {
@@ -132,7 +132,8 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
     });
     // Which token secrets are on disk matters only beside the state they belong to: a plan without a
     // state directory (a pull request's) knows neither what it owns nor which secrets it holds.
-    const secrets = inventory.hashKey === '' ? {} : await issuedSecretsHeld(desired, tokenOutputDirOf(input.stateDir, input.tokenOutputDir));
+    const secrets =
+      inventory.hashKey === '' ? {} : await issuedSecretsHeld(desired, tokenOutputDirOf(input.stateDir, input.tokenOutputDir), writing && state ? inventory : undefined);
     const plan = phases.measure('plan', () =>
       planChanges(desired, live, inventory, input.policy, {
         now: new Date(),
@@ -184,10 +185,26 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
   }
 }
 
-/** `Kind/key` of the declared objects whose issued secret (an API token's) is on disk, and of those with an issue in flight. */
-async function issuedSecretsHeld(desired: Desired, dir: string): Promise<{ heldSecrets: Set<string>; pendingSecrets: Set<string> }> {
+/**
+ * `Kind/key` of the declared objects whose issued secret (an API token's) is on disk, and of those
+ * with an issue in flight. Given the inventory (an apply, under the state lock), a marker of an
+ * issue that finished (its secret saved after the marker, the token owned: a run stopped between
+ * recording the token and removing the marker) is removed: left, it would vouch later for an
+ * unowned token of that name as this wsync's own.
+ */
+async function issuedSecretsHeld(
+  desired: Desired,
+  dir: string,
+  inventory: Inventory | undefined,
+): Promise<{ heldSecrets: Set<string>; pendingSecrets: Set<string> }> {
   const issuing = desired.resources.filter((r) => KINDS[r.kind].issuedSecret !== undefined);
   const { held, pending } = await heldTokenSecrets(dir, issuing.map((r) => r.name));
+  if (inventory) {
+    const owned = new Set(inventory.entries.filter((e) => e.retiredUntil === undefined).map((e) => changeRef(e.kind, e.key)));
+    const finished = issuing.filter((r) => pending.has(r.name) && held.has(r.name) && owned.has(changeRef(r.kind, r.key)));
+    await Promise.all(finished.map((r) => clearIssuePending(dir, r.name)));
+    for (const r of finished) pending.delete(r.name);
+  }
   const refs = (names: Set<string>): Set<string> => new Set(issuing.filter((r) => names.has(r.name)).map((r) => changeRef(r.kind, r.key)));
   return { heldSecrets: refs(held), pendingSecrets: refs(pending) };
 }
