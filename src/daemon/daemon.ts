@@ -25,7 +25,7 @@ import { primaryTrigger, Scheduler, type RunResult, type Trigger } from './sched
 import { resolveSnapshot, type Snapshot } from './snapshot.js';
 import { renderStatusPage } from './status-page.js';
 import { DaemonStatus, SUCCESS_RESULTS, type ReconcileRecord, type ReconcileResult } from './status.js';
-import { changeCounts, countByKind, driftOf, pendingDrift } from './summary.js';
+import { changeCounts, countByKind, driftOf, heldOf, pendingDrift } from './summary.js';
 import { DirWatcher } from './watcher.js';
 
 export interface DaemonConfig {
@@ -203,7 +203,8 @@ export class Daemon {
       readyz: () => {
         const ok = this.status.ready && this.stopping === null;
         const suspended = this.status.suspendedSince === null ? '' : ` (suspended since ${this.status.suspendedSince}: nothing is written)`;
-        return { ok, body: `${ok ? 'ready' : 'not ready: no reconcile has succeeded yet'}${suspended}\n` };
+        const degraded = this.status.degraded === undefined ? '' : ` (${this.status.degraded})`;
+        return { ok, body: `${ok ? 'ready' : 'not ready: no reconcile has succeeded yet'}${suspended}${degraded}\n` };
       },
       metrics: async () => ({ contentType: this.metrics.contentType, body: await this.metrics.text() }),
       statusPage: () => {
@@ -268,6 +269,8 @@ export class Daemon {
       nextRetryAt: s.nextRetryAt === null ? null : new Date(s.nextRetryAt).toISOString(),
       lastSuccessAt: this.status.lastSuccessAt,
       pendingDrift: this.status.pendingDrift.length,
+      held: this.status.held.length,
+      degraded: this.status.degraded ?? null,
       last: last ?? null,
     };
   }
@@ -515,11 +518,14 @@ export class Daemon {
       record.drift = driftOf(plan).length;
       this.status.pendingDrift = pendingDrift(plan, outcome.result, (text) => this.redact(text));
       this.metrics.setDrift(countByKind(this.status.pendingDrift));
+      this.status.held = heldOf(plan);
+      this.metrics.heldChanges.set(this.status.held.length);
     }
     if (outcome && record.message === undefined) record.message = this.failureMessage(outcome);
     if (outcome) this.logDiagnostics(outcome, record.revision);
 
-    const ok = SUCCESS_RESULTS.has(record.result);
+    // Held changes wait for people, not for a retry: the rest was applied, so no backoff.
+    const ok = SUCCESS_RESULTS.has(record.result) || record.result === 'partial';
     this.metrics.reconcileTotal.inc({ result: record.result, trigger: record.trigger });
     this.metrics.reconcileDuration.observe({ result: record.result }, record.durationMs / 1000);
     this.metrics.lastReconcile.set(endedMs / 1000);
@@ -537,7 +543,7 @@ export class Daemon {
       at: new Date(endedMs).toISOString(),
       trigger: record.trigger,
       message: record.message,
-      refusals: record.result === 'refused' ? (outcome?.plan?.refusals ?? []).map((r) => this.redact(r)) : [],
+      refusals: record.result === 'refused' || record.result === 'partial' ? (outcome?.plan?.refusals ?? []).map((r) => this.redact(r)) : [],
       drift: plan ? this.status.pendingDrift : [],
       observing: this.config.policy.mode === 'observe' && !record.suspended,
     });
@@ -563,7 +569,8 @@ export class Daemon {
       error: record.message,
       suspended: record.suspended,
     };
-    if (ok) this.log.info(summary, 'reconcile');
+    if (ok && record.result === 'partial') this.log.warn({ ...summary, held: this.status.held.length }, 'reconcile');
+    else if (ok) this.log.info(summary, 'reconcile');
     else if (record.result === 'missing' || record.result === 'stopped' || record.result === 'superseded') this.log.warn(summary, 'reconcile');
     else this.log.error(summary, 'reconcile');
     if (record.result === 'superseded') return 'skipped';
@@ -574,6 +581,8 @@ export class Daemon {
     const firstError = sortDiagnostics(outcome.diagnostics).find((d) => d.severity === 'error');
     if (firstError) return this.redact(formatDiagnostic(firstError));
     const refusal = outcome.plan?.refusals[0];
+    const degraded = this.status.degraded;
+    if (outcome.status === 'partial' && degraded !== undefined) return this.redact(refusal === undefined ? degraded : `${degraded}: ${refusal}`);
     if (refusal !== undefined) return this.redact(refusal);
     const failed = outcome.result?.events.find((e) => e.outcome === 'failed');
     if (failed) return this.redact(`${failed.kind}/${failed.key}: ${failed.message ?? 'failed'}`);

@@ -21,6 +21,7 @@ export class DaemonMetrics {
   readonly consecutiveFailures: Gauge;
   readonly buildInfo: Gauge<'version' | 'node'>;
   readonly suspended: Gauge;
+  readonly heldChanges: Gauge;
   readonly notificationsTotal: Counter<'target' | 'event' | 'outcome'>;
 
   constructor(opts: { defaultMetrics?: boolean; version?: string } = {}) {
@@ -107,6 +108,12 @@ export class DaemonMetrics {
     });
     this.buildInfo.set({ version: opts.version ?? 'unknown', node: process.versions.node }, 1);
     this.suspended.set(0);
+    this.heldChanges = new Gauge({
+      name: 'wsync_held_changes',
+      help: 'Changes the last plan holds by a safety rule (delete budget, empty set): degraded while above 0.',
+      registers: [this.registry],
+    });
+    this.heldChanges.set(0);
     for (const kind of KIND_NAMES) this.driftObjects.set({ kind }, 0);
     this.lastSuccess.set(0);
     this.ready.set(0);

@@ -76,6 +76,7 @@ code { font-family: ui-monospace, monospace; }
 <dt>Mode</dt><dd>${escapeHtml(info.mode)}</dd>
 <dt>Suspended</dt><dd id="suspended">${status.suspendedSince === null ? 'no' : `yes, since ${escapeHtml(status.suspendedSince)}: reconciles plan and report drift, nothing is written (<code>wsync ctl resume</code>)`}</dd>
 <dt>Ready</dt><dd id="ready">${status.ready ? 'yes' : 'no'}</dd>
+<dt>Held</dt><dd id="held">${escapeHtml(status.degraded ?? 'none')}${status.held.map((h) => `<br><code>${escapeHtml(`${h.kind}/${h.key}`)}</code>: ${escapeHtml(h.reason ?? '')}`).join('')}</dd>
 <dt>Last result</dt><dd id="last-result">${escapeHtml(last ? `${last.result} (${last.trigger}, ${last.startedAt})` : 'none yet')}</dd>
 <dt>Last success</dt><dd>${escapeHtml(status.lastSuccessAt ?? 'none yet')}</dd>
 <dt>Reconciling now</dt><dd>${info.running ? 'yes' : 'no'}</dd>

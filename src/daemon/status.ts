@@ -9,6 +9,8 @@ export type ReconcileResult =
   | 'invalid'
   | 'unappliable'
   | 'refused'
+  /** Applied all but the changes a safety rule holds: "degraded: N held" until they are approved or gone. */
+  | 'partial'
   | 'stopped'
   /** The link moved while the files were read: nothing written, the new revision is reconciled next. */
   | 'superseded'
@@ -58,6 +60,13 @@ export class DaemonStatus {
   suspendedSince: string | null = null;
   /** Drift left after the last reconcile that made a plan. */
   pendingDrift: DriftItem[] = [];
+  /** Changes the last plan holds by a safety rule (its refused changes): the daemon is degraded while any is. */
+  held: DriftItem[] = [];
+
+  /** `degraded: 2 held`, or undefined while nothing is held. */
+  get degraded(): string | undefined {
+    return this.held.length === 0 ? undefined : `degraded: ${this.held.length} held`;
+  }
   history: ReconcileRecord[] = [];
 
   record(entry: ReconcileRecord): void {

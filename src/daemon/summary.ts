@@ -33,6 +33,13 @@ export function pendingDrift(plan: Plan, result: ApplyResult | undefined, redact
     });
 }
 
+/** The changes a safety rule holds (the plan's refused changes), as the status lists them. */
+export function heldOf(plan: Plan): DriftItem[] {
+  return plan.changes
+    .filter((c) => c.action === 'refused')
+    .map((c) => ({ kind: c.kind, key: c.key, action: c.action, ...(c.reason === undefined ? {} : { reason: c.reason }) }));
+}
+
 export function countByKind(items: readonly { kind: string }[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const item of items) counts.set(item.kind, (counts.get(item.kind) ?? 0) + 1);

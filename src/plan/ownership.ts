@@ -1,4 +1,4 @@
-// What wsync owns, what prune may delete, and the safety rules that refuse a plan as a whole.
+// What wsync owns, what prune may delete, and the safety rules that hold deletes back.
 import type { Change, Inventory, InventoryEntry, KindName, Policy } from '../core/types.js';
 import { KINDS } from '../kinds/index.js';
 import type { KindModule } from '../kinds/types.js';
@@ -66,7 +66,8 @@ function plural(n: number, word: string): string {
 
 /**
  * The delete budget and the empty-set rule. Deletes they forbid become `refused` (in place, so the
- * plan still shows everything) and each violated rule adds one sentence to the refusals.
+ * plan still shows everything: "held" to people) and each violated rule adds one sentence to the
+ * refusals. Apply carries out the rest of the plan and holds these.
  */
 export function applySafetyRules(input: SafetyInput): string[] {
   const { changes, policy } = input;
@@ -115,10 +116,26 @@ export function applySafetyRules(input: SafetyInput): string[] {
       for (const change of list) refuse(change, `no ${kind} is declared (--allow-empty)`);
     }
   }
+  holdBelowHeld(deletes);
   return refusals;
 }
 
+/**
+ * Deletes run from the highest level down: an object of a lower level (a notifier) may still be
+ * referenced by a held one above it (a monitor). Held deletes keep everything below them, so the
+ * rest of the plan never removes what a held object needs.
+ */
+function holdBelowHeld(deletes: readonly Change[]): void {
+  const held = deletes.filter((c) => c.action === 'refused');
+  const top = held.reduce<Change | undefined>((max, c) => (max === undefined || c.level > max.level ? c : max), undefined);
+  if (top === undefined) return;
+  for (const change of deletes) {
+    if (change.action === 'delete' && change.level < top.level) refuse(change, `${top.kind}/${top.key} is held, and it may still reference this`);
+  }
+}
+
+/** A held change: apply leaves it alone and applies the rest of the plan (docs/design.md). */
 function refuse(change: Change, why: string): void {
-  change.reason = change.action === 'refused' ? `${change.reason ?? ''}, ${why}` : `${change.reason ?? 'delete'}; refused: ${why}`;
+  change.reason = change.action === 'refused' ? `${change.reason ?? ''}, ${why}` : `${change.reason ?? 'delete'}; held: ${why}`;
   change.action = 'refused';
 }

@@ -67,8 +67,10 @@ export type ReconcileStatus =
   | 'superseded'
   /** The plan has errors (unresolved references, refused adoption, missing datasets): nothing written. */
   | 'unappliable'
-  /** The plan breaks a safety rule (delete budget, empty desired set, refused adoption): nothing written. */
+  /** mode plan: the plan holds changes by a safety rule (delete budget, empty desired set); apply would apply the rest. */
   | 'refused'
+  /** mode apply: every change that was not held succeeded; the held ones (the plan's refused changes) wait for approval. */
+  | 'partial'
   /** mode plan: the plan was made. */
   | 'planned'
   /** mode apply: every change succeeded (or there was nothing to do). */
@@ -149,10 +151,8 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
 
     const base = { desired, live, plan, diagnostics, liveRequests: live.requests, liveReused: reused, phases };
     if (hasErrors(plan.diagnostics)) return { ...base, status: 'unappliable' };
-    if (plan.refusals.length > 0 || plan.changes.some((c) => c.action === 'refused')) {
-      return { ...base, status: 'refused' };
-    }
-    if (!writing || !state) return { ...base, status: 'planned' };
+    const held = plan.changes.some((c) => c.action === 'refused');
+    if (!writing || !state) return { ...base, status: held ? 'refused' : 'planned' };
 
     // Nothing is written, not even an adoption into the inventory, while another wsync writes the
     // workspace (WriterLeaseError).
@@ -179,7 +179,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
     })).finally(async () => {
       if (lease !== input.writerLease) await lease?.release().catch(() => undefined);
     });
-    return { ...base, result, status: result.failed > 0 ? 'failed' : result.aborted ? 'stopped' : 'applied' };
+    return { ...base, result, status: result.failed > 0 ? 'failed' : result.aborted ? 'stopped' : held ? 'partial' : 'applied' };
   } finally {
     if (state && !input.state) await state.close();
   }

@@ -23,6 +23,11 @@ export const ACTION_SYMBOL: Readonly<Record<Action, string>> = {
   refused: '!',
 };
 
+/** How an action is named to people: a refused change is held (apply applies the rest of the plan). */
+export function actionLabel(action: Action): string {
+  return action === 'refused' ? 'held' : action;
+}
+
 /** Order of actions in summaries and tables. */
 export const ACTION_ORDER: readonly Action[] = ['create', 'update', 'replace', 'delete', 'adopt', 'skipped', 'refused', 'noop'];
 
@@ -73,12 +78,12 @@ export function summarySentence(plan: Plan): string {
   parts.push(`${s.delete} to delete`, `${s.adopt} to adopt`);
   const extra: string[] = [];
   if (s.skipped > 0) extra.push(`${s.skipped} skipped`);
-  if (s.refused > 0) extra.push(`${s.refused} refused`);
+  if (s.refused > 0) extra.push(`${s.refused} held`);
   if (errors) extra.push(errors);
   return `Plan: ${parts.join(', ')}${extra.length > 0 ? `; ${extra.join(', ')}` : ''}.`;
 }
 
-/** A plan with error diagnostics or refusals cannot be applied. */
+/** A plan with error diagnostics or held changes cannot be applied as a whole. */
 export function isAppliable(plan: Plan): boolean {
   return !hasErrors(plan.diagnostics) && plan.refusals.length === 0;
 }

@@ -7,6 +7,7 @@ import { elementCounts, hunkLine, viewDiff } from './field-diff.js';
 import {
   ABSENT,
   ACTION_ORDER,
+  actionLabel,
   applyRedaction,
   changeTitle,
   groupDiffTarget,
@@ -83,7 +84,7 @@ function changeBlock(change: Change, redact: ((text: string) => string) | undefi
   const reason = change.reason ? ` — ${escapeMarkdown(safeMessage(change.reason))}` : '';
   const warning = change.warning ? [`  - :rotating_light: **${escapeMarkdown(safeMessage(change.warning))}**`] : [];
   const details = change.outline ? outlineLines(change, redact) : change.diffs.flatMap((d) => markdownDiffLines(d, change, redact));
-  return [`- **${change.action}** ${codeSpan(changeTitle(change))}${id}${reason}`, ...warning, ...details];
+  return [`- **${actionLabel(change.action)}** ${codeSpan(changeTitle(change))}${id}${reason}`, ...warning, ...details];
 }
 
 function diagnosticLine(d: Diagnostic): string {
@@ -102,7 +103,7 @@ function summaryTable(plan: Plan): string[] {
   const kinds = KIND_NAMES.filter((k) => plan.changes.some((c) => c.kind === k));
   const actions = ACTION_ORDER.filter((a) => plan.summary[a] > 0);
   if (kinds.length === 0 || actions.length === 0) return [];
-  const label = (a: Action): string => (a === 'noop' ? 'unchanged' : a);
+  const label = (a: Action): string => (a === 'noop' ? 'unchanged' : actionLabel(a));
   const lines = [`| kind | ${actions.map(label).join(' | ')} |`, `|:--|${actions.map(() => '--:').join('|')}|`];
   for (const kind of kinds) {
     const counts = countsOf(plan.changes.filter((c) => c.kind === kind));
@@ -124,7 +125,7 @@ export function renderMarkdown(plan: Plan, options?: RenderOptions): string {
     out.push('');
   }
   if (plan.refusals.length > 0) {
-    out.push('#### :no_entry: Refused', '', 'Apply writes nothing while these stand.', '');
+    out.push('#### :no_entry: Held', '', 'Apply applies the rest of the plan and holds these changes.', '');
     for (const r of plan.refusals) out.push(`- ${escapeMarkdown(safeMessage(r))}`);
     out.push('');
   }

@@ -5,6 +5,7 @@ import type { Action, Change, FieldDiff, Plan } from '../core/types.js';
 import { elementCounts, hunkLine, markPiece, viewDiff, type WordPiece } from './field-diff.js';
 import {
   ACTION_SYMBOL,
+  actionLabel,
   applyRedaction,
   changeTitle,
   groupDiffTarget,
@@ -81,7 +82,7 @@ function changeLines(change: Change, paint: Paint, verbose: boolean, redact: ((t
   const style = ACTION_STYLE[change.action];
   const symbol = ACTION_SYMBOL[change.action].padStart(3);
   const id = change.id ? ` (id ${safeText(change.id)})` : '';
-  const lines = [`${paint(style, `${symbol} ${change.action.padEnd(7)}`)} ${paint('bold', changeTitle(change))}${id}`];
+  const lines = [`${paint(style, `${symbol} ${actionLabel(change.action).padEnd(7)}`)} ${paint('bold', changeTitle(change))}${id}`];
   if (change.warning) lines.push(`        ${paint('red', paint('bold', `!! ${safeMessage(change.warning)}`))}`);
   if (change.reason) lines.push(`        # ${safeMessage(change.reason)}`);
   if (verbose && change.source) lines.push(`        # declared in ${safeText(change.source.file)}:${change.source.line}`);
@@ -128,7 +129,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
     out.push('');
   }
   if (plan.refusals.length > 0) {
-    out.push(paint('red', paint('bold', 'Refused: apply will write nothing while these stand')));
+    out.push(paint('red', paint('bold', 'Held: apply applies the rest of the plan and holds these changes')));
     for (const r of plan.refusals) out.push(`  ${paint('red', '!')} ${safeMessage(r)}`);
     out.push('');
   }

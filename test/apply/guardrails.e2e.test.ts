@@ -1,12 +1,17 @@
 // Issue #27's guard rails, end to end: the real CLI against the emulator.
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { DEMO_SEED_FILE } from '../support/paths.js';
 import { useScratch, writeTree } from '../support/tree.js';
-import { monitorYaml, notifierYaml } from '../support/yaml.js';
+import { monitorYaml as appMonitorYaml, notifierYaml } from '../support/yaml.js';
+
+/** A threshold monitor on the demo dataset `checkout` (a monitor on a dataset the token cannot query is refused). */
+function monitorYaml(name: string, threshold: number): string {
+  return appMonitorYaml(name, threshold).replace("['app']", "['checkout']");
+}
 
 const scratch = useScratch('wsync-guardrails-');
 
@@ -43,5 +48,49 @@ describe('a mistyped apiVersion', () => {
     expect(planned.code).toBe(0);
     expect(planned.stderr).toContain('ci.yaml:1:1: skipped: no apiVersion, no kind: not a wsync resource');
     expect(planned.stdout).not.toContain('delete');
+  });
+});
+
+describe('a refusal holds only what it refuses', () => {
+  it('applies the update of a plan whose delete is refused, holds the delete, and exits 3 (partially applied)', async () => {
+    const files = { 'a.yaml': notifierYaml('team-email'), 'b.yaml': notifierYaml('old-email'), 'monitors.yaml': monitorYaml('errors', 10) };
+    const { dir, env, emulator: emu } = await setUp(files);
+    expect((await runCli(['apply', dir], { env })).code).toBe(0);
+    await rm(join(dir, 'b.yaml'));
+    await writeFile(join(dir, 'monitors.yaml'), monitorYaml('errors', 20));
+    await emu.clearRequests();
+
+    const applied = await runCli(['apply', dir, '--prune', '--max-deletes', '0'], { env });
+    expect(applied.code).toBe(3);
+    expect(applied.stdout).toContain('Held: apply applies the rest of the plan and holds these changes');
+    expect(applied.stdout).toContain('! held    Notifier/old-email');
+    expect(applied.stdout).toContain('Monitor/errors: updated');
+    expect(applied.stderr).toContain('held: Refusing to delete 1 object: more than --max-deletes 0.');
+    expect(applied.stderr).toContain('held: Notifier/old-email: owned by wsync and no longer declared; held: over the delete budget');
+    expect(applied.stderr).toContain('apply: partially applied: the rest of the plan was applied, 1 change held (exit 3)');
+    expect((await emu.writes()).map((w) => w.method)).toEqual(['PUT']);
+    const state = await emu.state();
+    expect(state.monitors?.find((m) => m.name === 'errors')?.threshold).toBe(20);
+    expect(state.notifiers?.map((n) => n.name).sort()).toEqual(['old-email', 'team-email']);
+
+    const json = await runCli(['apply', dir, '--prune', '--max-deletes', '0', '--format', 'json'], { env });
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'partial', plan: { summary: { refused: 1, update: 0 } } });
+  });
+
+  it('holds the deletes below a held one: a notifier a held monitor may still reference is not deleted', async () => {
+    const files = { 'a.yaml': notifierYaml('team-email'), 'm1.yaml': monitorYaml('m1', 10), 'm2.yaml': monitorYaml('m2', 10) };
+    const { dir, env, emulator: emu } = await setUp(files);
+    expect((await runCli(['apply', dir], { env })).code).toBe(0);
+    // Every monitor and the notifier undeclared: emptying Monitor is refused (no --allow-empty), Notifier is allowed.
+    await rm(join(dir, 'm1.yaml'));
+    await rm(join(dir, 'm2.yaml'));
+    await writeFile(join(dir, 'a.yaml'), notifierYaml('other-email'));
+    await emu.clearRequests();
+    const applied = await runCli(['apply', dir, '--prune', '--force-deletes'], { env });
+    expect(applied.code).toBe(3);
+    expect(applied.stderr).toContain('held: Notifier/team-email: owned by wsync and no longer declared; held: Monitor/m');
+    expect(applied.stderr).toContain('is held, and it may still reference this');
+    expect((await emu.writes()).map((w) => w.method)).toEqual(['POST']);
   });
 });

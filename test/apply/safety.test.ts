@@ -67,8 +67,9 @@ describe('apply safety', () => {
     expect(await readdir(dir)).toEqual(['.wsync']);
     await emulator.clearRequests();
 
+    // Held, not failed: the rest of the plan (nothing here) is applied, exit 3 says "partially applied".
     const refused = await runCli(['apply', dir, '--prune'], { env: env });
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(3);
     expect(refused.stderr).toContain('--allow-empty');
     expect(await emulator.writes()).toEqual([]);
 
@@ -77,7 +78,7 @@ describe('apply safety', () => {
     expect((await emulator.writes()).map((w) => w.method)).toEqual(['DELETE', 'DELETE']);
   });
 
-  it('refuses a plan over the delete budget as a whole, and lets it through with --force-deletes', async () => {
+  it('holds every delete of a plan over the delete budget, and lets it through with --force-deletes', async () => {
     emulator = await startTestEmulator({ seedFile: DEMO_SEED_FILE });
     scratch = await tempDir();
     const dir = join(scratch, 'tree');
@@ -88,8 +89,9 @@ describe('apply safety', () => {
     for (const n of names.slice(0, 12)) await rm(join(dir, `${n}.yaml`));
     await emulator.clearRequests();
 
+    // Held, not failed: the rest of the plan (nothing here) is applied, exit 3 says "partially applied".
     const refused = await runCli(['apply', dir, '--prune'], { env: env });
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(3);
     expect(refused.stderr).toContain('--max-deletes 10');
     expect(refused.stderr).toContain('--force-deletes');
     expect(await emulator.writes()).toEqual([]);
@@ -97,7 +99,7 @@ describe('apply safety', () => {
     // The ratio alone refuses too: 2 of 14 is within --max-deletes but over a ratio of 0.1.
     await writeTree(dir, Object.fromEntries(names.slice(0, 10).map((n) => [`${n}.yaml`, notifier(n)])));
     const ratio = await runCli(['apply', dir, '--prune', '--max-delete-ratio', '0.1'], { env: env });
-    expect(ratio.code).toBe(1);
+    expect(ratio.code).toBe(3);
     expect(ratio.stderr).toContain('--max-delete-ratio 0.1');
     expect(await emulator.writes()).toEqual([]);
 

@@ -83,7 +83,7 @@ describe('delete budget and empty desired sets', () => {
       'Refusing to delete 6 objects: more than --max-deletes 5. Re-run with --force-deletes to delete them anyway, or raise --max-deletes.',
     ]);
     for (const c of p.changes.filter((x) => x.action === 'refused')) {
-      expect(c.reason).toBe('owned by wsync and no longer declared; refused: over the delete budget');
+      expect(c.reason).toBe('owned by wsync and no longer declared; held: over the delete budget');
     }
   });
 

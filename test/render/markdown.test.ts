@@ -35,7 +35,7 @@ describe('renderMarkdown', () => {
 
   it('shows refusals before anything else that follows the table', () => {
     const refused = renderMarkdown(refusedPlan());
-    expect(refused).toContain('#### :no_entry: Refused\n\nApply writes nothing while these stand.\n\n- Refusing to delete 2 of 3 live Monitor objects (67%)');
+    expect(refused).toContain('#### :no_entry: Held\n\nApply applies the rest of the plan and holds these changes.\n\n- Refusing to delete 2 of 3 live Monitor objects (67%)');
     expect(refused.indexOf(':no_entry:')).toBeLessThan(refused.indexOf('#### Deletes (2)'));
   });
 

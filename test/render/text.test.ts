@@ -49,8 +49,8 @@ describe('renderText', () => {
 
   it('prints refusals before the changes and marks refused deletes', () => {
     const refused = renderText(refusedPlan(), { color: false });
-    expect(refused.startsWith('Refused: apply will write nothing while these stand\n  ! Refusing to delete 2 of 3 live Monitor objects (67%)')).toBe(true);
-    expect(refused).toContain('  ! refused Monitor/m1 (id mon_1)\n        # owned by wsync and no longer declared; refused: over the delete budget\n');
+    expect(refused.startsWith('Held: apply applies the rest of the plan and holds these changes\n  ! Refusing to delete 2 of 3 live Monitor objects (67%)')).toBe(true);
+    expect(refused).toContain('  ! held    Monitor/m1 (id mon_1)\n        # owned by wsync and no longer declared; held: over the delete budget\n');
   });
 
   it('hides unchanged objects unless verbose, which also says where each is declared', () => {

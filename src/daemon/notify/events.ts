@@ -14,7 +14,7 @@ export interface ReconcileReport {
   trigger: string;
   /** The first error or refusal. */
   message?: string;
-  /** Whole-plan refusals (delete budget, empty set); empty unless result is refused. */
+  /** Whole-plan refusals (delete budget, empty set); empty unless result is refused or partial. */
   refusals: string[];
   /** Drift left after the reconcile. */
   drift: DriftItem[];
@@ -66,6 +66,14 @@ function driftFingerprint(drift: readonly DriftItem[]): string {
     .join('\u0001');
 }
 
+/** The one line of a problem's event. */
+function summaryOf(report: ReconcileReport, refused: boolean): string {
+  const at = report.revision ? ` at ${report.revision}` : '';
+  if (report.result === 'partial') return `wsync${at} applied the rest of the plan and holds what a safety rule refused: ${report.message ?? 'degraded'}`;
+  if (refused) return `wsync refused to apply${report.revision ? ` ${report.revision}` : ''}: ${report.message ?? 'a safety rule stopped the plan'}`;
+  return `wsync reconcile ${report.result}${at}: ${report.message ?? 'no message'}`;
+}
+
 /**
  * Turns reconcile outcomes into events: one when a problem starts (or becomes another problem),
  * one when the daemon recovers, one when observe mode finds a new set of drift. Everything in
@@ -113,14 +121,12 @@ export class ProblemTracker {
     const since = previous?.since ?? report.at;
     this.problem = { fingerprint, since, failures };
     if (previous !== null && previous.fingerprint === fingerprint) return [];
-    const refused = report.result === 'refused';
+    const refused = report.result === 'refused' || report.result === 'partial';
     const event: NotificationEvent = {
       ...base,
       type: refused ? 'plan.refused' : 'reconcile.failed',
       severity: 'error',
-      summary: refused
-        ? `wsync refused to apply${report.revision ? ` ${report.revision}` : ''}: ${report.message ?? 'a safety rule stopped the plan'}`
-        : `wsync reconcile ${report.result}${report.revision ? ` at ${report.revision}` : ''}: ${report.message ?? 'no message'}`,
+      summary: summaryOf(report, refused),
       failures,
       since,
     };

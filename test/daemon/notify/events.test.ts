@@ -34,6 +34,16 @@ describe('ProblemTracker', () => {
     expect(problemFingerprint('failed', 'a')).not.toBe(problemFingerprint('invalid', 'a'));
   });
 
+  it('a partial apply is "degraded: N held" once, and its end a recovery', () => {
+    const t = new ProblemTracker();
+    const degraded = report({ result: 'partial', message: 'degraded: 1 held: Refusing to delete 1 object', refusals: ['Refusing to delete 1 object'] });
+    const first = t.observe(degraded);
+    expect(first).toMatchObject([{ type: 'plan.refused', severity: 'error', result: 'partial', refusals: ['Refusing to delete 1 object'] }]);
+    expect(first[0]?.summary).toBe('wsync at rev1 applied the rest of the plan and holds what a safety rule refused: degraded: 1 held: Refusing to delete 1 object');
+    expect(t.observe(degraded)).toEqual([]);
+    expect(t.observe(report()).map((e) => e.type)).toEqual(['reconcile.recovered']);
+  });
+
   it('SIGTERM and a missing DIR neither start nor end a problem', () => {
     const t = new ProblemTracker();
     expect(t.observe(report({ result: 'missing' }))).toEqual([]);

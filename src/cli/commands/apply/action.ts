@@ -213,7 +213,23 @@ function report(outcome: ReconcileOutcome, json: boolean, out: (t: string) => vo
     return 0;
   }
   if (!json) out(formatApplySummary(result));
-  return result.failed > 0 || result.aborted ? 1 : 0;
+  if (result.failed > 0 || result.aborted) return 1;
+  if (status === 'partial') {
+    reportHeld(plan, err);
+    return EXIT_PARTIAL;
+  }
+  return 0;
+}
+
+/** Exit code of an apply that applied what it could and held changes a safety rule refused. */
+export const EXIT_PARTIAL = 3;
+
+/** The held changes and the rules that hold them, on stderr. */
+function reportHeld(plan: Plan | undefined, err: (t: string) => void): void {
+  const held = plan?.changes.filter((c) => c.action === 'refused') ?? [];
+  for (const reason of plan?.refusals ?? []) err(`held: ${safeMessage(reason)}`);
+  for (const change of held) err(`held: ${change.kind}/${safeText(change.key)}: ${safeMessage(change.reason ?? 'held')}`);
+  err(`apply: partially applied: the rest of the plan was applied, ${held.length} change${held.length === 1 ? '' : 's'} held (exit ${EXIT_PARTIAL})`);
 }
 
 /**

@@ -51,6 +51,7 @@ function statusText(body: Record<string, unknown>): string {
     ['last reconcile', last ? `${text(last.result)} (${text(last.trigger)}, ${text(last.startedAt)}, ${text(last.durationMs)} ms)${last.message ? `: ${text(last.message)}` : ''}` : 'none yet'],
     ['last success', text(body.lastSuccessAt)],
     ['pending drift', text(body.pendingDrift)],
+    ['held', typeof body.degraded === 'string' ? text(body.degraded) : 'none'],
     ['reconciling now', body.running ? 'yes' : 'no'],
     ['next retry', text(body.nextRetryAt)],
   ];
