@@ -30,10 +30,10 @@ export function addPolicyOptions(cmd: Command): Command {
       'declare KIND authoritative: also delete its unowned objects that are not declared (spelled --prune=all:KIND too); repeatable',
       collect,
     )
-    .option('--max-deletes <n>', 'refuse a plan deleting more objects than this', String(DEFAULT_POLICY.maxDeletes))
+    .option('--max-deletes <n>', 'hold every delete of a plan deleting more objects than this', String(DEFAULT_POLICY.maxDeletes))
     .option(
       '--max-delete-ratio <r>',
-      "refuse a plan deleting more than this share of a kind's live objects",
+      "hold the deletes of a kind when they are more than this share of its live objects (a kind of 5 or fewer owned objects may lose one)",
       String(DEFAULT_POLICY.maxDeleteRatio),
     )
     .option('--force-deletes', 'let a plan over the delete budget through', false)

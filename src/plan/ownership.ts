@@ -60,6 +60,13 @@ export interface SafetyInput {
   ownedCount: ReadonlyMap<KindName, number>;
 }
 
+/**
+ * A kind with at most this many owned objects may lose one per plan whatever the ratio: 1 of 3
+ * notifiers is 33 %, and nothing in it says "mistake" (Argo CD and Flux have no ratio at all).
+ * The absolute budget (--max-deletes) still counts it.
+ */
+export const SMALL_KIND = 5;
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -92,7 +99,8 @@ export function applySafetyRules(input: SafetyInput): string[] {
   for (const [kind, list] of perKind) {
     const live = input.liveCount.get(kind) ?? list.length;
     const ratio = list.length / Math.max(live, 1);
-    if (ratio > policy.maxDeleteRatio) {
+    const smallKind = list.length === 1 && (input.ownedCount.get(kind) ?? 0) <= SMALL_KIND;
+    if (ratio > policy.maxDeleteRatio && !smallKind) {
       overBudget.push(
         `Refusing to delete ${list.length} of ${live} live ${kind} objects (${Math.round(ratio * 100)}%): ` +
           `more than --max-delete-ratio ${policy.maxDeleteRatio}. ` +

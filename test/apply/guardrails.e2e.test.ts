@@ -94,3 +94,24 @@ describe('a refusal holds only what it refuses', () => {
     expect((await emu.writes()).map((w) => w.method)).toEqual(['POST']);
   });
 });
+
+describe('the delete ratio on a small kind', () => {
+  it('lets prune delete 1 of 3 owned notifiers, and holds 2 of 3', async () => {
+    const files = { 'a.yaml': notifierYaml('n-a'), 'b.yaml': notifierYaml('n-b'), 'c.yaml': notifierYaml('n-c') };
+    const { dir, env, emulator: emu } = await setUp(files);
+    expect((await runCli(['apply', dir], { env })).code).toBe(0);
+    await rm(join(dir, 'c.yaml'));
+    const one = await runCli(['apply', dir, '--prune'], { env });
+    expect(one.code).toBe(0);
+    expect(one.stdout).toContain('Notifier/n-c: deleted');
+    await writeTree(dir, { 'c.yaml': notifierYaml('n-c') });
+    expect((await runCli(['apply', dir], { env })).code).toBe(0);
+    await rm(join(dir, 'b.yaml'));
+    await rm(join(dir, 'c.yaml'));
+    await emu.clearRequests();
+    const two = await runCli(['apply', dir, '--prune'], { env });
+    expect(two.code).toBe(3);
+    expect(two.stderr).toContain('Refusing to delete 2 of 3 live Notifier objects (67%)');
+    expect(await emu.writes()).toEqual([]);
+  });
+});

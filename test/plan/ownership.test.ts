@@ -95,6 +95,20 @@ describe('delete budget and empty desired sets', () => {
     expect(p.summary.refused).toBe(10);
   });
 
+  it('a kind of at most 5 owned objects may lose one whatever the ratio; two, or a sixth owned object, and the ratio counts', () => {
+    const three = live.slice(0, 3);
+    const of3 = plan(desiredOf(...keep(2)), liveOf(three), inventoryOf(owned.slice(0, 3)), policyOf({ prune: true }));
+    expect(of3.refusals).toEqual([]);
+    expect(of3.summary).toMatchObject({ delete: 1, refused: 0 });
+    const twoOf5 = plan(desiredOf(...keep(3)), liveOf(live.slice(0, 5)), inventoryOf(owned.slice(0, 5)), policyOf({ prune: true }));
+    expect(twoOf5.summary).toMatchObject({ delete: 0, refused: 2 });
+    const oneOf6 = plan(desiredOf(...keep(5)), liveOf(live.slice(0, 6)), inventoryOf(owned.slice(0, 6)), policyOf({ prune: true, maxDeleteRatio: 0.1 }));
+    expect(oneOf6.refusals).toEqual([expect.stringContaining('Refusing to delete 1 of 6 live Monitor objects (17%)')]);
+    // The absolute budget still counts the one delete.
+    const noBudget = plan(desiredOf(...keep(2)), liveOf(three), inventoryOf(owned.slice(0, 3)), policyOf({ prune: true, maxDeletes: 0 }));
+    expect(noBudget.summary).toMatchObject({ delete: 0, refused: 1 });
+  });
+
   it('--force-deletes lets an over-budget plan through', () => {
     const p = plan(desiredOf(...keep(10)), liveOf(live), inventoryOf(owned), policyOf({ prune: true, allowOverBudget: true }));
     expect(p.refusals).toEqual([]);
