@@ -93,15 +93,21 @@ describe('applyPlan', () => {
     expect((await readInventory(state.dir)).entries.map((e) => e.key).sort()).toEqual(['fine', 'needs-fine']);
   });
 
-  it('refuses a plan with errors or refusals before any request', async () => {
+  it('refuses a plan with errors before any request; a refusal only holds its changes', async () => {
     const desired = desiredOf([email('a')]);
     const { plan, live } = await planFor(desired);
     await emulator.clearRequests();
-    const refused = { ...plan, refusals: ['Refusing to delete 20 objects: more than --max-deletes 10.'] };
-    await expect(applyPlan({ plan: refused, desired, live, client, state, concurrency: 4 })).rejects.toBeInstanceOf(ApplyRefusedError);
     const withError = { ...plan, diagnostics: [{ severity: 'error' as const, code: 'unresolved-reference', message: 'no Notifier named "x"' }] };
     await expect(applyPlan({ plan: withError, desired, live, client, state, concurrency: 4 })).rejects.toThrow(/no Notifier named "x"/);
+    await expect(applyPlan({ plan: withError, desired, live, client, state, concurrency: 4 })).rejects.toBeInstanceOf(ApplyRefusedError);
     expect(await emulator.requests()).toEqual([]);
+    const held = {
+      ...plan,
+      refusals: ['Refusing to delete 20 objects: more than --max-deletes 10.'],
+      changes: plan.changes.map((c) => ({ ...c, action: 'refused' as const })),
+    };
+    expect(await applyPlan({ plan: held, desired, live, client, state, concurrency: 4 })).toMatchObject({ created: 0, failed: 0, writes: 0 });
+    expect(await emulator.writes()).toEqual([]);
   });
 
   it('never puts a secret into a message, even when the server echoes it', async () => {
