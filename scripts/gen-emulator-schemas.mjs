@@ -80,7 +80,12 @@ const OVERRIDES = {
   // wire-contract.md: "StarredQuery: metadata: {}" is a server-filled default, so a client may omit it.
   StarredQuery: (schema) => ({ ...schema, required: schema.required.filter((name) => name !== 'metadata') }),
   // wire-contract.md "Dashboards": what the live service takes beyond the document.
-  Dashboard: (schema) => withProperties(schema, { datasets: { type: 'array', items: { type: 'string' } } }),
+  // And `overrides` plus any other top-level key, kept as sent: the Terraform provider sends its
+  // user's document verbatim and compares the keys it names (wire-contract.md "What provider users set").
+  Dashboard: (schema) => ({
+    ...withProperties(schema, { datasets: { type: 'array', items: { type: 'string' } }, overrides: { type: 'object' } }),
+    additionalProperties: true,
+  }),
   // SectionHeader and Placeholder (stored by the live service) and types the document does not
   // know yet: an id and a type, fields unchecked.
   Chart: (schema) => ({
@@ -94,6 +99,10 @@ const OVERRIDES = {
     ],
   }),
   LayoutItem: (schema) => withProperties(schema, { moved: { type: 'boolean' } }),
+  // wire-contract.md "What provider users set": a role's orgCapabilities.labels, which the Terraform
+  // provider's axiom_role writes and reads back (the document does not list it).
+  roleOrgCapabilities: (schema) =>
+    withProperties(schema, { labels: { type: 'array', items: { type: 'string', enum: ['create', 'read', 'update', 'delete'] } } }),
   TimeSeriesQueryOptions: (schema) => withProperties(schema, { aggChartOpts: { type: 'string' }, editorContent: { type: 'string' } }),
   HeatmapQueryOptions: (schema) => withProperties(schema, { editorContent: { type: 'string' } }),
   ...Object.fromEntries(Object.entries(CHART_TYPES).map(([name, type]) => [name, (schema) => withProperties(schema, chartExtras(type))])),

@@ -46,7 +46,7 @@ export function addPolicyOptions(cmd: Command): Command {
     .option('--no-adopt', 'refuse instead of adopting unowned live objects that match a declared key')
     .option(
       '--token-rotation-grace <duration>',
-      'how long the old API token keeps working after a regenerate, e.g. 48h, 90m, 0s (annotation wsync/rotation-grace overrides it)',
+      'how long the old API token keeps working after a regenerate, e.g. 48h, 1h30m, 0s (annotation wsync/rotation-grace overrides it)',
       formatDuration(DEFAULT_ROTATION_GRACE_MS),
     );
 }
@@ -107,7 +107,7 @@ function parseNumber(text: string | undefined, flag: string, fallback: number, m
 function parseGrace(text: string | undefined): number {
   if (text === undefined) return DEFAULT_ROTATION_GRACE_MS;
   const ms = parseDuration(text);
-  if (ms === undefined) throw new PolicyFlagError(`--token-rotation-grace: "${text}" is not a duration such as 24h, 90m or 0s`);
+  if (ms === undefined) throw new PolicyFlagError(`--token-rotation-grace: "${text}" is not a duration such as 24h, 1h30m, 90m or 0s`);
   return ms;
 }
 

@@ -370,6 +370,9 @@ export const wireSchemas: Record<string, unknown> = {
           "items": {
             "type": "string"
           }
+        },
+        "overrides": {
+          "type": "object"
         }
       },
       "required": [
@@ -382,7 +385,7 @@ export const wireSchemas: Record<string, unknown> = {
         "timeWindowStart",
         "timeWindowEnd"
       ],
-      "additionalProperties": false
+      "additionalProperties": true
     },
     "DashboardDocument": {
       "type": "object",
@@ -2799,6 +2802,18 @@ export const wireSchemas: Record<string, unknown> = {
           }
         },
         "views": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "create",
+              "read",
+              "update",
+              "delete"
+            ]
+          }
+        },
+        "labels": {
           "type": "array",
           "items": {
             "type": "string",

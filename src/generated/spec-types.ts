@@ -207,7 +207,7 @@ uid?: string
  */
 datasets?: string[]
 /**
- * Set by the service in the documents it answers: ignored (never compared, never sent).
+ * Kept by the service: sent and compared when written here. The service answers {} when none were written, which is the same as leaving it out.
  */
 id?: string
 /**
@@ -236,6 +236,7 @@ updatedBy?: string
 overrides?: {
 
 }
+[k: string]: unknown | undefined
 }
 
 export interface DashboardSpec {
@@ -247,6 +248,10 @@ file?: string
  * The dashboard document, written inline.
  */
 dashboard?: DashboardDocument
+/**
+ * true: write this dashboard with overwrite and no version, so it replaces whatever the dashboard holds, even a save made in the UI after the plan read it (the Terraform provider's overwrite). false (the default): a write over a version wsync did not read is refused and re-planned.
+ */
+overwrite?: boolean
 }
 
 export interface DatasetSpec {
@@ -425,6 +430,9 @@ description?: string
  * Email addresses of Users (declared here or existing live).
  */
 members?: string[]
+/**
+ * A role's organization capabilities: those of a token, and labels (the Terraform provider's axiom_role sets them).
+ */
 orgCapabilities?: {
 annotations?: ("create" | "read" | "update" | "delete")[]
 apiTokens?: ("create" | "read" | "update" | "delete")[]
@@ -435,6 +443,7 @@ datasets?: ("create" | "read" | "update" | "delete")[]
 endpoints?: ("create" | "read" | "update" | "delete")[]
 flows?: ("create" | "read" | "update" | "delete")[]
 integrations?: ("create" | "read" | "update" | "delete")[]
+labels?: ("create" | "read" | "update" | "delete")[]
 monitors?: ("create" | "read" | "update" | "delete")[]
 notifiers?: ("create" | "read" | "update" | "delete")[]
 rbac?: ("create" | "read" | "update" | "delete")[]

@@ -14,7 +14,11 @@ export const EVERYONE = 'X-AXIOM-EVERYONE';
 /** Keys the service puts into the document it answers; never compared, never sent. */
 const READ_BACK_KEYS = ['id', 'uid', 'version', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy'];
 
-/** The document's own keys (the OpenAPI `Dashboard`, plus `datasets`): a live key outside these is the service's. */
+/**
+ * The document's own keys (the OpenAPI `Dashboard`, plus `datasets`): always compared. Any other
+ * key the service keeps (`overrides`, keys the OpenAPI does not name) is compared when the file
+ * names it, as the Terraform provider compares only the keys its user wrote.
+ */
 const DOCUMENT_KEYS = new Set([
   'name',
   'owner',
@@ -30,17 +34,29 @@ const DOCUMENT_KEYS = new Set([
   'datasets',
 ]);
 
+/** The live document with only the keys the file compares. */
+function comparedKeys(live: JsonObject, desired: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(live)) if (DOCUMENT_KEYS.has(key) || key in desired) out[key] = value;
+  return out;
+}
+
+
 function ownerOf(document: JsonObject): string {
   const owner = asString(document.owner) ?? '';
   return owner === '' || owner.toUpperCase() === EVERYONE ? EVERYONE : owner;
 }
 
-/** The document without what the service adds on read (`overrides: {}` among them), the owner in one spelling. */
-function withoutReadBack(document: JsonObject): JsonObject {
+/**
+ * The document without what the service adds on read, the owner in one spelling. `overrides: {}`
+ * is what the service answers when none were written: dropped from what it answers, kept where a
+ * file writes it (none, compared).
+ */
+function withoutReadBack(document: JsonObject, read = true): JsonObject {
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(document)) {
     if (READ_BACK_KEYS.includes(key)) continue;
-    if (key === 'overrides' && isJsonObject(value) && Object.keys(value).length === 0) continue;
+    if (read && key === 'overrides' && isJsonObject(value) && Object.keys(value).length === 0) continue;
     out[key] = value;
   }
   out.owner = ownerOf(document);
@@ -89,26 +105,45 @@ export const dashboard: KindModule = {
   documentFile: { pathField: 'file', documentField: 'dashboard', schemaFile: 'dashboard-document.json' },
 
   normalize(spec) {
-    return { dashboard: withoutReadBack(documentOf(spec)) };
+    const normal: JsonObject = { dashboard: withoutReadBack(documentOf(spec), false) };
+    if (spec.overwrite === true) normal.overwrite = true;
+    return normal;
   },
+
+  // `overwrite` is how the file asks to be written, not something the service keeps: never a diff.
+  alignLive(desired, live) {
+    const wanted = documentOf(desired);
+    const document = comparedKeys(documentOf(live), wanted);
+    // The service answers no overrides as {}, which the read drops: the file's {} is that.
+    if (isJsonObject(wanted.overrides) && document.overrides === undefined) document.overrides = {};
+    return desired.overwrite === true ? { ...live, dashboard: document, overwrite: true } : { ...live, dashboard: document };
+  },
+
+  writeOptions: ['overwrite'],
+
+  writeReason: (spec) =>
+    spec.overwrite === true
+      ? 'overwrite: true: written with overwrite and no version, over any save made since this plan read it (the UI\'s included)'
+      : undefined,
 
   checkSpec: (name, spec) => checkDashboard(name, documentOf(spec)),
 
   outline: (diffs) => outlineDashboard(diffs),
 
   toWire(name, spec, _resolve, live) {
-    // Never `overwrite`: a write over a version we did not read must fail, not win.
-    const body: JsonObject = { uid: name, dashboard: withoutReadBack(documentOf(spec)) };
+    const body: JsonObject = { uid: name, dashboard: withoutReadBack(documentOf(spec), false) };
+    // Only when the file opts in (the Terraform provider's `overwrite`): no version, and the write wins.
+    if (spec.overwrite === true) return { ...body, overwrite: true };
+    // Otherwise a write over a version we did not read must fail, not win.
     const version = live?.raw.version;
     if (typeof version === 'number') body.version = version;
     return body;
   },
 
   fromWire(raw) {
+    // Every key the service keeps in the document (`overrides` and keys the OpenAPI does not name) is
+    // compared and sent back: what a file or an export holds, the service holds.
     const document = asJsonObject(raw.dashboard) ?? {};
-    const known: JsonObject = {};
-    // Keys outside the document's own are the service's (tf keeps only the keys its user wrote).
-    for (const [key, value] of Object.entries(document)) if (DOCUMENT_KEYS.has(key)) known[key] = value;
-    return { name: asString(raw.uid) ?? '', spec: { dashboard: withoutReadBack(known) } };
+    return { name: asString(raw.uid) ?? '', spec: { dashboard: withoutReadBack(document) } };
   },
 };

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../core/types.js';
-import { asString, asStringArray, encodeSegment, namesOf, resolveMany } from './common.js';
+import { asString, asStringArray, encodeSegment, namesOf, resolveMany, resolveOne } from './common.js';
 import type { KindModule } from './types.js';
 
 export const group: KindModule = {
@@ -21,8 +21,10 @@ export const group: KindModule = {
   serverOwned: ['id', 'isManaged'],
   secretFields: [],
   setFields: ['members', 'roles'],
-  defaults: { description: '', members: [], roles: [] },
-  computed: [],
+  defaults: { description: '', roles: [] },
+  // As the Terraform provider's axiom_group: members left out of the file are left alone (an
+  // update sends the live ones), `members: []` means none.
+  computed: ['members'],
   timestamps: [],
   immutable: [],
   references: [
@@ -32,12 +34,16 @@ export const group: KindModule = {
 
   normalize: (spec) => (spec.members ? { ...spec, members: asStringArray(spec.members).map((m) => m.toLowerCase()) } : spec),
 
-  toWire(name, spec, resolve) {
-    const members = asStringArray(spec.members).map((email) => email.toLowerCase());
+  toWire(name, spec, resolve, live) {
+    // Members kept from the live group (the file leaves them out) may be users wsync did not read: their ids go back as they came.
+    const liveIds = new Set(asStringArray(live?.raw.members));
+    const members = asStringArray(spec.members).map((member) =>
+      liveIds.has(member) ? member : resolveOne(resolve, 'User', member.toLowerCase(), 'members'),
+    );
     return {
       name,
       description: spec.description ?? '',
-      members: resolveMany(resolve, 'User', members, 'members'),
+      members,
       roles: resolveMany(resolve, 'Role', asStringArray(spec.roles), 'roles'),
     };
   },

@@ -224,6 +224,14 @@ export interface KindModule {
    * (a triggered monitor makes annotations), and wsync deletes only what it created.
    */
   serviceMade?: string;
+  /** Said as the reason of a create or update of this object: how it will be written (a dashboard with `overwrite`). */
+  writeReason?(spec: JsonObject): string | undefined;
+  /**
+   * Spec fields that say how to write the object, not what it holds (a dashboard's `overwrite`):
+   * never read back, never a diff (`alignLive` takes them as written), so not in the table of
+   * fields a removal clears.
+   */
+  writeOptions?: readonly string[];
   /** Why a declared object that does not exist live is not created (kinds without `create`). */
   missingReason?(name: string, spec: JsonObject): string;
   /**

@@ -44,7 +44,10 @@ export function compareSpecs(input: CompareInput): Comparison {
   // With nothing live, the diff shows what the file says; the server's defaults are no news.
   const desiredClean = clean(module, desired, ignore, [], live !== undefined);
   // Fields the server fills in on its own (Annotation time) are no drift when the file leaves them out.
-  const computedLeftOut = module.computed.filter((pattern) => findPaths(desiredClean, [pattern]).length === 0);
+  // An empty list written out (a group's `members: []`) is not left out: it means none, and is compared.
+  const computedLeftOut = module.computed.filter(
+    (pattern) => findPaths(desiredClean, [pattern]).length === 0 && !isEmptyList(getAt(desired, pattern.split('.'))),
+  );
   const liveClean = live === undefined ? {} : clean(module, live, ignore, computedLeftOut, true);
 
   const [desiredItems, liveItems] = keyItems(module, desiredClean, liveClean);
@@ -262,4 +265,8 @@ function walkChild(d: JsonObject, l: JsonObject, dc: JsonObject, lc: JsonObject,
   const lv = lc[key];
   if (dv === lv && (dv === null || typeof dv !== 'object')) return;
   walk(d[key], l[key], dv, lv, [...at, key], out);
+}
+
+function isEmptyList(value: JsonValue | undefined): boolean {
+  return Array.isArray(value) && value.length === 0;
 }

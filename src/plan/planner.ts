@@ -241,7 +241,7 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
       return { ...change, action: 'refused', diffs, reason: 'not in the list, but the token may not see it there (see the error)' };
     }
     if (observed) return { ...change, action: 'skipped', diffs, reason: OBSERVE_REASON };
-    return { ...change, action: 'create', diffs };
+    return { ...change, action: 'create', diffs, ...reasons(module.writeReason?.(spec)) };
   }
 
   // Completed in place, not spread into a copy: the copy was a third of planning 10,000 no-ops.
@@ -300,7 +300,7 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
     }
     return { ...existing, action: 'skipped', reason: `${resource.kind} objects cannot be changed through the API` };
   }
-  return { ...existing, action: entry ? 'update' : 'adopt', ...reasons(immutableReason, unclearedReason, unknownReason) };
+  return { ...existing, action: entry ? 'update' : 'adopt', ...reasons(module.writeReason?.(spec), immutableReason, unclearedReason, unknownReason) };
 }
 
 /** For a replace whose old object keeps working a while: how long, and until when when the time is known. */

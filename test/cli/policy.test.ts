@@ -37,7 +37,8 @@ describe('policy flags', () => {
   it('reads the token rotation grace, and refuses a duration it cannot read', () => {
     expect(parse(['--token-rotation-grace', '48h']).rotationGraceMs).toBe(48 * 3_600_000);
     expect(parse(['--token-rotation-grace', '0s']).rotationGraceMs).toBe(0);
-    expect(() => parse(['--token-rotation-grace', 'a day'])).toThrow('--token-rotation-grace: "a day" is not a duration such as 24h, 90m or 0s');
+    expect(parse(['--token-rotation-grace', '1h30m']).rotationGraceMs).toBe(90 * 60_000);
+    expect(() => parse(['--token-rotation-grace', 'a day'])).toThrow('--token-rotation-grace: "a day" is not a duration such as 24h, 1h30m, 90m or 0s');
   });
 
   it('never takes the directory for a --prune value', () => {

@@ -100,6 +100,27 @@ describe('listedOnlyIfQueryable: the datasets a token must query for the list to
   });
 });
 
+describe('writeReason: how an object will be written, said in the plan', () => {
+  it('says a dashboard with overwrite: true is written over any save, and says nothing otherwise', () => {
+    expect(KINDS.Dashboard.writeReason?.({ overwrite: true, dashboard: {} })).toMatch(/^overwrite: true: written with overwrite and no version/);
+    expect(KINDS.Dashboard.writeReason?.({ dashboard: {} })).toBeUndefined();
+    expect(KIND_NAMES.filter((kind) => KINDS[kind].writeReason)).toEqual(['Dashboard']);
+    expect(KINDS.Dashboard.writeOptions).toEqual(['overwrite']);
+    // Never a diff: the live object is taken as written with it.
+    const aligned = KINDS.Dashboard.alignLive?.({ overwrite: true, dashboard: { name: 'd' } }, { dashboard: { name: 'd' } }, {});
+    expect(aligned).toEqual({ overwrite: true, dashboard: { name: 'd' } });
+  });
+
+  it('sends overwrite and no version only when the file opts in', () => {
+    const live = { kind: 'Dashboard' as const, id: 'u', raw: { uid: 'u', version: 7, dashboard: {} } };
+    const resolve = () => undefined;
+    expect(KINDS.Dashboard.toWire('u', { overwrite: true, dashboard: { name: 'd' } }, resolve, live)).toMatchObject({ overwrite: true });
+    expect(KINDS.Dashboard.toWire('u', { overwrite: true, dashboard: { name: 'd' } }, resolve, live)).not.toHaveProperty('version');
+    expect(KINDS.Dashboard.toWire('u', { dashboard: { name: 'd' } }, resolve, live)).toMatchObject({ version: 7 });
+    expect(KINDS.Dashboard.toWire('u', { dashboard: { name: 'd' } }, resolve, live)).not.toHaveProperty('overwrite');
+  });
+});
+
 describe('duplicateName: the name export gives a second object with a taken key', () => {
   it('plus-addresses a user, so metadata.name stays an email address', () => {
     expect(KINDS.User.duplicateName?.('Ada@Example.com', 'usr 1/x')).toBe('ada+duplicate-usr-1-x@example.com');

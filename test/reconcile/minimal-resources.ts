@@ -56,6 +56,8 @@ export const MINIMAL: Record<KindName, MinimalResource> = {
     name: 'conv-group',
     required: {},
     optional: { description: 'On call', members: [OWNER], roles: ['conv-role'] },
+    // Left out of the file, members are left alone (the provider's axiom_group); `[]` clears them.
+    kept: { members: 'computed' },
   },
   Monitor: {
     name: 'conv-monitor',
