@@ -63,7 +63,7 @@ export class ChangeActions {
       .postWithRecovery(change.kind, change.key, resource, () => channel.send(endpoint, body))
       .catch((err: unknown) => {
         // Someone made an object of this key after the plan read the workspace: adopted next time, not written over.
-        if (isStaleWrite(module, err)) throw new SkipChange(`${CHANGED_SINCE_PLAN}: made there meanwhile, not written over; the next apply adopts it`);
+        if (isStaleWrite(module, err)) throw new SkipChange(`${CHANGED_SINCE_PLAN}: made there meanwhile, not written over; the next apply adopts it`, true);
         throw err;
       });
     const id = channel.idOf(raw, change);

@@ -74,6 +74,7 @@ export class ApplyRun {
       const id = done.id ?? change.id;
       if (id !== undefined) event.id = id;
       if (done.message !== undefined) event.message = done.message;
+      if (done.stale) event.stale = true;
       this.report.changeFinished(event);
       schedule.settle(change, outcome);
     };
@@ -90,7 +91,8 @@ export class ApplyRun {
       const done = await this.actions.perform(change);
       finish('done', performance.now() - started, done);
     } catch (err) {
-      finish(err instanceof SkipChange ? 'skipped' : 'failed', performance.now() - started, { message: messageOf(err) });
+      const skipped = err instanceof SkipChange;
+      finish(skipped ? 'skipped' : 'failed', performance.now() - started, { message: messageOf(err), ...(skipped && err.stale ? { stale: true } : {}) });
     }
   }
 }

@@ -45,6 +45,8 @@ export interface ApplyEvent {
   id?: string;
   /** Why it failed or was skipped, or a note (`wrote token to ...`); never holds a secret. */
   message?: string;
+  /** Skipped because the object changed in the workspace since the plan (a UI save): not written over. */
+  stale?: true;
   durationMs: number;
 }
 
@@ -78,7 +80,16 @@ export class ApplyRefusedError extends Error {
 export interface Done {
   id?: string;
   message?: string;
+  stale?: true;
 }
 
 /** Thrown inside a change to report it as skipped rather than failed. */
-export class SkipChange extends Error {}
+export class SkipChange extends Error {
+  /** `stale`: the object changed in the workspace since the plan, and was not written over. */
+  constructor(
+    message: string,
+    readonly stale = false,
+  ) {
+    super(message);
+  }
+}

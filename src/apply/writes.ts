@@ -111,7 +111,7 @@ export class WriteChannel {
 
   private async replan(change: Change, module: KindModule, resource: DesiredResource, id: string, err: unknown): Promise<string> {
     const fresh = (await listKind(this.client, change.kind, this.datasetsOf(module, resource))).find((object) => object.id === id);
-    if (!fresh) throw new SkipChange(`${CHANGED_SINCE_PLAN} (${messageOf(err)}) and is gone now; the next apply creates it`);
+    if (!fresh) throw new SkipChange(`${CHANGED_SINCE_PLAN} (${messageOf(err)}) and is gone now; the next apply creates it`, true);
     this.index.liveObjects.set(change.kind, id, fresh);
     const diffs = diffsAgainst(resource, module.fromWire(fresh.raw, this.index.resolveId).spec, this.hashKey);
     if (diffs.length === 0) return `${CHANGED_SINCE_PLAN}; it now matches the files, nothing written`;
@@ -120,6 +120,7 @@ export class WriteChannel {
     throw new SkipChange(
       `${CHANGED_SINCE_PLAN}: not written over. Re-planned against it: ${diffs.length} field${diffs.length === 1 ? '' : 's'} ` +
         `differ (${shown.join(', ')}${more}); the next apply or reconcile writes ${diffs.length === 1 ? 'it' : 'them'}`,
+      true,
     );
   }
 

@@ -121,8 +121,8 @@ describe('Dashboard, end to end', () => {
       /Dashboard\/checkout-overview: .*changed in the workspace since the plan: not written over\. Re-planned against it: 2 fields differ \(dashboard\.charts\[errors\]\.query\.apl, dashboard\.name\)/,
     );
     expect(applied.stdout).toContain('1 skipped');
-    // A skipped change is not a failure: the run goes on, and the next one writes it.
-    expect(applied.code).toBe(0);
+    // The run goes on, and the next one writes it; the exit code says the files are not in effect yet.
+    expect(applied.code).toBe(3);
     const live = await liveDashboard();
     // The UI's save stands; nothing of ours was written over it.
     expect(live.dashboard.name).toBe('Checkout (renamed in the UI)');

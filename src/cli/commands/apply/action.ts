@@ -218,10 +218,15 @@ function report(outcome: ReconcileOutcome, json: boolean, out: (t: string) => vo
     reportHeld(plan, err);
     return EXIT_PARTIAL;
   }
-  return 0;
+  // A write skipped because someone saved the object meanwhile (a dashboard in the UI): the files
+  // are not in effect yet, and a script must not take the run for a converge.
+  const stale = result.events.filter((event) => event.stale).length;
+  if (stale === 0) return 0;
+  err(`apply: partially applied: ${stale} write${stale === 1 ? '' : 's'} skipped, the object changed in the workspace since the plan (exit ${EXIT_PARTIAL})`);
+  return EXIT_PARTIAL;
 }
 
-/** Exit code of an apply that applied what it could and held changes a safety rule refused. */
+/** Exit code of an apply that applied what it could and held changes a safety rule refused, or skipped a stale write. */
 export const EXIT_PARTIAL = 3;
 
 /** The held changes and the rules that hold them, on stderr. */
