@@ -7,6 +7,7 @@ export interface PolicyFlags {
   prune?: boolean;
   pruneAll?: string[];
   allowDelete?: string[];
+  allowDataLoss?: string[];
   maxDeletes?: string;
   maxDeleteRatio?: string;
   forceDeletes?: boolean;
@@ -41,6 +42,11 @@ export function addPolicyOptions(cmd: Command): Command {
     .option(
       '--allow-delete <KIND>',
       'let prune delete objects of KIND, a kind whose deletion destroys more than the object (Dataset: all of its data); repeatable',
+      collect,
+    )
+    .option(
+      '--allow-data-loss <KIND>',
+      'let an update of KIND that destroys data go through (Dataset: a lowered retention deletes older events); repeatable',
       collect,
     )
     .option('--no-adopt', 'refuse instead of adopting unowned live objects that match a declared key')
@@ -95,6 +101,18 @@ function parseDeletionOptIns(values: string[]): KindName[] {
   return kinds;
 }
 
+/** Kinds named by --allow-data-loss: only kinds with updates that destroy data (a typo must not pass silently). */
+function parseDataLossOptIns(values: string[]): KindName[] {
+  const kinds = [...new Set(parseKinds(values, '--allow-data-loss'))];
+  for (const kind of kinds) {
+    if (KINDS[kind].dataLoss === undefined) {
+      const having = KIND_NAMES.filter((k) => KINDS[k].dataLoss !== undefined).join(', ');
+      throw new PolicyFlagError(`--allow-data-loss ${kind}: no update of a ${kind} destroys data; kinds whose updates can: ${having}`);
+    }
+  }
+  return kinds;
+}
+
 function parseNumber(text: string | undefined, flag: string, fallback: number, max?: number): number {
   if (text === undefined) return fallback;
   const n = Number(text);
@@ -124,6 +142,7 @@ export function policyFromFlags(flags: PolicyFlags, mode: Policy['mode'] = 'enfo
     adopt: flags.adopt !== false,
     mode,
     allowDeletion: parseDeletionOptIns(flags.allowDelete ?? []),
+    allowDataLoss: parseDataLossOptIns(flags.allowDataLoss ?? []),
     rotationGraceMs: parseGrace(flags.tokenRotationGrace),
   };
 }

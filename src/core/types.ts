@@ -132,6 +132,8 @@ export interface Policy {
   mode: 'enforce' | 'observe';
   /** Kinds whose deletion needs an opt-in (KindModule.deletionOptIn) that was given. */
   allowDeletion?: KindName[];
+  /** Kinds whose updates that destroy data (KindModule.dataLoss: a retention cut) were opted in to. */
+  allowDataLoss?: KindName[];
   /** How long a replaced object keeps working (a regenerated API token); `wsync/rotation-grace` overrides it per object. */
   rotationGraceMs?: number;
 }

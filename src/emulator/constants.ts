@@ -25,6 +25,14 @@ export function builtInRole(role: string): string | undefined {
   return Object.prototype.hasOwnProperty.call(BUILT_IN_ROLES, key) ? key : undefined;
 }
 
+/**
+ * Where datasets are stored (docs/wire-contract.md "Dataset region"): the edge deployments the
+ * workspace offers, the first its default. A dataset created without one is stored in the default
+ * and answers it, as the service reads the org's default back.
+ */
+export const EDGE_DEPLOYMENTS = ['cloud.us-east-1.aws', 'cloud.eu-central-1.aws'] as const;
+export const DEFAULT_EDGE_DEPLOYMENT: string = EDGE_DEPLOYMENTS[0];
+
 export const DEFAULT_ADMIN_TOKEN = 'wsync-emulator-admin';
 
 /** X-RateLimit-Limit when no --rate-limit is set. */

@@ -1,5 +1,5 @@
 // The wire view of stored objects where it differs from what is stored.
-import { BUILT_IN_ROLES } from './constants.js';
+import { BUILT_IN_ROLES, DEFAULT_EDGE_DEPLOYMENT, EDGE_DEPLOYMENTS } from './constants.js';
 import { isJsonObject, stringField, type JsonObject } from './json.js';
 import type { Collection, Stored } from './collection.js';
 
@@ -38,6 +38,7 @@ export function orgView(org: Stored, rateLimitPerSecond: number): JsonObject {
     name: org.name ?? '',
     plan: 'personal',
     planCreated: created,
+    defaultEdgeDeployment: DEFAULT_EDGE_DEPLOYMENT,
     lastUsageSync: created,
     paymentStatus: 'na',
     primaryEmail: org.primaryEmail ?? '',
@@ -68,8 +69,8 @@ export function orgView(org: Stored, rateLimitPerSecond: number): JsonObject {
       storageAllowanceGB: 100,
       withAuths: [],
       features: {},
-      defaultEdgeDeployment: 'local',
-      edgeDeployments: ['local'],
+      defaultEdgeDeployment: DEFAULT_EDGE_DEPLOYMENT,
+      edgeDeployments: [...EDGE_DEPLOYMENTS],
     },
   };
 }

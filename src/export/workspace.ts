@@ -122,6 +122,11 @@ function dedupe(module: KindModule, items: readonly Named[], spec: (id: string) 
     const names: string[] = [];
     for (const other of rest) {
       let name = duplicateName(module, other.name, other.id);
+      // A key the name does not make (an untitled annotation's) cannot be told apart by renaming.
+      if (module.keyOf(name, spec(other.id)) === key) {
+        names.push(`id ${other.id} as is (its key does not depend on its name)`);
+        continue;
+      }
       while (taken.has(module.keyOf(name, spec(other.id)))) name = `${name}'`;
       taken.add(module.keyOf(name, spec(other.id)));
       renamed.set(other.id, name);
@@ -160,7 +165,8 @@ function adjust(module: KindModule, draft: { id: string; name: string; spec: Jso
  * "empty" mean the same), except where the schema requires the field.
  */
 function withoutEmpty(schemas: SchemaSet, context: SchemaContext, value: JsonObject): JsonObject {
-  const required = requiredKeys(context);
+  // With the value: a field an `if`/`then` requires of it is kept too (an untitled annotation's `title: ""`).
+  const required = requiredKeys(context, value);
   const out: JsonObject = {};
   for (const [key, member] of Object.entries(value)) {
     const kept = isJsonObject(member) ? withoutEmpty(schemas, childSchema(schemas, context, key), member) : member;

@@ -7,15 +7,22 @@ export interface AnnotationSpec {
  */
 type: string
 /**
+ * The title on the charts when it is not metadata.name; "" for an annotation without a title (export writes it so).
+ */
+title?: string
+/**
  * @minItems 1
  */
 datasets: [string, ...(string)[]]
 description?: string
 /**
- * Defaults to the time of creation.
+ * The moment the annotation marks. With type and title it tells the annotation apart from others (a change makes another annotation); export writes it.
  */
-time?: string
+time: string
 endTime?: string
+/**
+ * Any text the service takes (usually a link, e.g. to a pull request).
+ */
 url?: string
 }
 
@@ -261,11 +268,15 @@ description?: string
  */
 kind?: ("axiom:events:v1" | "otel:logs:v1" | "otel:traces:v1" | "otel:metrics:v1")
 /**
- * Days data is kept when useRetentionPeriod is true.
+ * The edge deployment (region) the dataset's data is stored in, e.g. cloud.eu-central-1.aws; chosen at creation only: a change needs a new dataset (reported, not applied). Left out: the org's default, which the service reads back.
+ */
+edgeDeployment?: string
+/**
+ * Days data is kept when useRetentionPeriod is true. Lowering it deletes older data: applied only with --allow-data-loss Dataset.
  */
 retentionDays?: number
 /**
- * Delete data older than retentionDays.
+ * Delete data older than retentionDays. Turning it on deletes older data: applied only with --allow-data-loss Dataset.
  */
 useRetentionPeriod?: boolean
 /**
@@ -313,7 +324,13 @@ operator?: ("Below" | "BelowOrEqual" | "Above" | "AboveOrEqual" | "AboveOrBelow"
 threshold?: number
 tolerance?: number
 compareDays?: number
+/**
+ * How often the monitor runs, in minutes. A MatchEvent monitor runs every minute (1 only).
+ */
 intervalMinutes?: number
+/**
+ * How many minutes back the query looks. A MatchEvent monitor looks at the last minute (1 only).
+ */
 rangeMinutes?: number
 secondDelay?: number
 triggerAfterNPositiveResults?: number

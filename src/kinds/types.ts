@@ -272,6 +272,17 @@ export interface KindModule {
   uncleared?: readonly string[];
   /** Spec fields that can only be set at creation: a change is reported, not applied. */
   immutable: readonly string[];
+  /** What a change of an immutable field takes instead (a dataset's region: a new dataset); said in the plan. */
+  immutableNote?: string;
+  /**
+   * What an update from the live spec to the desired one destroys for good (a dataset's retention
+   * cut deletes its older events), or undefined when it destroys nothing. Every plan format shows
+   * it under "Data loss", and the update is refused unless `Policy.allowDataLoss` names the kind
+   * (`dataLossOptIn` says how). Both specs are as compared: defaults filled, ids as names.
+   */
+  dataLoss?(desired: JsonObject, live: JsonObject): string | undefined;
+  /** How to opt in to an update `dataLoss` warns of; the reason of a refused one. */
+  dataLossOptIn?: string;
   references: readonly Reference[];
 
   /** Canonical form of a desired spec before it is compared (e.g. emails lower-cased). */

@@ -29,6 +29,7 @@ import { ignoredFields, isIssuedSecretHeldElsewhere, isObserved, mayDetachUnlist
 import { droppedUnlistedIds, unlistedDropMessage } from './unlisted-ids.js';
 import { inventoryWithBase, type BaseRemovals } from './base.js';
 import { compareSpecs } from './compare.js';
+import { dataLossOf } from './data-loss.js';
 import { mayBeUnseen } from './unseen.js';
 import { fingerprintInputs, specPointer } from './fingerprint.js';
 import { indexLive, liveWithKey, type LiveEntry, type LiveIndex } from './live-index.js';
@@ -281,8 +282,9 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
   }
 
   const immutable = diffs.filter((d) => module.immutable.includes(d.path.split('.')[0] ?? ''));
+  const immutableNote = module.immutableNote === undefined ? '' : `: ${module.immutableNote}`;
   const immutableReason =
-    immutable.length > 0 ? `${immutable.map((d) => d.path).join(', ')} changes are not applied through the API` : undefined;
+    immutable.length > 0 ? `${immutable.map((d) => d.path).join(', ')} changes are not applied through the API${immutableNote}` : undefined;
   const uncleared = diffs.filter((d) => !immutable.includes(d) && isUncleared(module, d));
   const unclearedReason =
     uncleared.length > 0
@@ -300,7 +302,12 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
     }
     return { ...existing, action: 'skipped', reason: `${resource.kind} objects cannot be changed through the API` };
   }
-  return { ...existing, action: entry ? 'update' : 'adopt', ...reasons(module.writeReason?.(spec), immutableReason, unclearedReason, unknownReason) };
+  const loss = dataLossOf(module, spec, match.spec, ignoredFields(resource), ctx.policy);
+  if (loss?.refused !== undefined) {
+    return { ...existing, action: 'refused', warning: loss.warning, ...reasons(loss.refused, immutableReason, unclearedReason) };
+  }
+  const warning = loss === undefined ? {} : { warning: loss.warning };
+  return { ...existing, action: entry ? 'update' : 'adopt', ...warning, ...reasons(module.writeReason?.(spec), immutableReason, unclearedReason, unknownReason) };
 }
 
 /** For a replace whose old object keeps working a while: how long, and until when when the time is known. */

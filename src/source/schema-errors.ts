@@ -97,6 +97,11 @@ function conditionText(ifSchema: unknown): string | undefined {
   return parts.length > 0 ? parts.join(' and ') : undefined;
 }
 
+/** The schema's own reason for a rule (its description), as ` (reason)`, or nothing. */
+function why(node: SchemaNode | undefined): string {
+  return typeof node?.description === 'string' ? ` (${node.description.replace(/\.$/, '')})` : '';
+}
+
 function annotationNames(): string[] {
   const envelope = loadSchemas().get('envelope.json');
   const annotations = asNode(asNode(asNode(envelope?.definitions)?.annotations)?.properties);
@@ -177,7 +182,7 @@ class Translator {
         return;
       }
       case 'const':
-        this.emit('schema', at, undefined, `${p}must be ${quoteList([params.allowedValue])}${when}`);
+        this.emit('schema', at, undefined, `${p}must be ${quoteList([params.allowedValue])}${why(parent)}${when}`);
         return;
       case 'type': {
         const types = Array.isArray(params.type) ? params.type : String(params.type).split(',');
@@ -236,8 +241,7 @@ class Translator {
           this.emit('schema', at, undefined, `${p}must not contain ${why ?? 'control, bidi or invisible characters'}${when}`);
           return;
         }
-        const description = typeof parent?.description === 'string' ? ` (${parent.description.replace(/\.$/, '')})` : '';
-        this.emit('schema', at, undefined, `${p}must match the pattern ${pattern}${description}${when}`);
+        this.emit('schema', at, undefined, `${p}must match the pattern ${pattern}${why(parent)}${when}`);
         return;
       }
       case 'format': {

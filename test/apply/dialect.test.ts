@@ -114,8 +114,8 @@ describe('the service dialect, end to end', () => {
   });
 
   it('never prunes an annotation the service made, and refuses --prune=all:Annotation', async () => {
-    const ours = resource('Annotation', 'Deploy', { type: 'deploy', datasets: [DATASET] });
-    const kept = resource('Annotation', 'Release', { type: 'deploy', datasets: [DATASET] });
+    const ours = resource('Annotation', 'Deploy', { type: 'deploy', datasets: [DATASET], time: '2026-03-01T12:00:00Z' });
+    const kept = resource('Annotation', 'Release', { type: 'deploy', datasets: [DATASET], time: '2026-03-01T12:00:00Z' });
     const monitor = resource('Monitor', MINIMAL.Monitor.name, MINIMAL.Monitor.required);
     const { tree, run } = await setUp({ 'annotation.yaml': ours, 'kept.yaml': kept, 'monitor.yaml': monitor });
     expect((await run('apply', tree)).code).toBe(0);

@@ -21,8 +21,18 @@ describe('policy flags', () => {
       adopt: true,
       mode: 'enforce',
       allowDeletion: [],
+      allowDataLoss: [],
       rotationGraceMs: 24 * 3_600_000,
     });
+  });
+
+  it('reads --allow-data-loss, only for kinds whose updates can destroy data', () => {
+    expect(parse(['--allow-data-loss', 'Dataset', 'tree'])).toMatchObject({ allowDataLoss: ['Dataset'], dir: 'tree' });
+    expect(parse(['--allow-data-loss', 'datasets', '--allow-data-loss', 'Dataset']).allowDataLoss).toEqual(['Dataset']);
+    expect(() => parse(['--allow-data-loss', 'Monitor'])).toThrow(
+      '--allow-data-loss Monitor: no update of a Monitor destroys data; kinds whose updates can: Dataset',
+    );
+    expect(() => parse(['--allow-data-loss', 'Datasett'])).toThrow('--allow-data-loss Datasett: unknown kind "Datasett"');
   });
 
   it('reads --allow-delete, only for kinds whose deletion needs the opt-in', () => {

@@ -312,3 +312,71 @@ describe('timestamps: "no time" as the service spells it', () => {
     );
   });
 });
+
+describe('dataLoss, dataLossOptIn and immutableNote: what an update destroys, and what it cannot do', () => {
+  const dataset = KINDS.Dataset;
+  const loss = (desired: JsonObject, live: JsonObject): string | undefined => dataset.dataLoss?.(desired, live);
+
+  it('calls a lowered retention, or a retention turned on over kept data, data loss', () => {
+    expect(loss({ useRetentionPeriod: true, retentionDays: 7 }, { useRetentionPeriod: true, retentionDays: 30 })).toBe(
+      'LOWERS RETENTION from 30 days to 7 days: the service deletes the events older than that, and they cannot be recovered',
+    );
+    expect(loss({ useRetentionPeriod: true, retentionDays: 1 }, { useRetentionPeriod: false, retentionDays: 0 })).toContain(
+      'from all data (useRetentionPeriod off) to 1 day:',
+    );
+    expect(loss({ useRetentionPeriod: true, retentionDays: 0 }, { useRetentionPeriod: false })).toContain('with 0 days is not documented');
+  });
+
+  it('calls a raised retention, a retention turned off, or days changed while it is off no loss', () => {
+    expect(loss({ useRetentionPeriod: true, retentionDays: 90 }, { useRetentionPeriod: true, retentionDays: 30 })).toBeUndefined();
+    expect(loss({ useRetentionPeriod: false, retentionDays: 7 }, { useRetentionPeriod: true, retentionDays: 30 })).toBeUndefined();
+    expect(loss({ retentionDays: 7 }, { retentionDays: 30 })).toBeUndefined();
+    expect(loss({ description: 'x' }, { description: 'y' })).toBeUndefined();
+  });
+
+  it('is declared with its opt-in, and only by datasets', () => {
+    expect(KIND_NAMES.filter((kind) => KINDS[kind].dataLoss !== undefined)).toEqual(['Dataset']);
+    expect(KIND_NAMES.filter((kind) => KINDS[kind].dataLossOptIn !== undefined)).toEqual(['Dataset']);
+    expect(dataset.dataLossOptIn).toContain('--allow-data-loss Dataset');
+  });
+
+  it('says that a dataset of another kind or region is a new dataset', () => {
+    expect(dataset.immutable).toEqual(['kind', 'edgeDeployment']);
+    expect(dataset.immutableNote).toContain('changing one takes a new dataset');
+  });
+
+  it('sends a declared edge deployment at creation only, and reads one back', () => {
+    const body = dataset.toWire('logs', { edgeDeployment: 'cloud.eu-central-1.aws' }, () => undefined);
+    expect(body).toMatchObject({ name: 'logs', edgeDeployment: 'cloud.eu-central-1.aws' });
+    const live = { kind: 'Dataset' as const, id: 'logs', raw: { id: 'logs' } };
+    expect(dataset.toWire('logs', { edgeDeployment: 'cloud.eu-central-1.aws' }, () => undefined, live)).not.toHaveProperty('edgeDeployment');
+    expect(dataset.toWire('logs', {}, () => undefined)).not.toHaveProperty('edgeDeployment');
+    expect(dataset.fromWire({ id: 'logs', name: 'logs', edgeDeployment: 'cloud.us-east-1.aws' }, () => undefined).spec.edgeDeployment).toBe('cloud.us-east-1.aws');
+    expect(dataset.fromWire({ id: 'logs', name: 'logs', edgeDeployment: '' }, () => undefined).spec).not.toHaveProperty('edgeDeployment');
+  });
+});
+
+describe('an annotation without a title', () => {
+  const annotation = KINDS.Annotation;
+  const raw = { id: 'ann_1', type: 'deploy', datasets: ['d'], time: '2026-03-01T12:00:00.000Z' };
+
+  it('is read under a name made of its type and time, with title ""', () => {
+    expect(annotation.fromWire(raw, () => undefined)).toEqual({
+      name: 'untitled deploy 2026-03-01T12:00:00.000Z',
+      spec: { type: 'deploy', datasets: ['d'], time: '2026-03-01T12:00:00.000Z', title: '' },
+    });
+    expect(annotation.fromWire({ ...raw, title: 'Deploy' }, () => undefined).name).toBe('Deploy');
+  });
+
+  it('is written without a title, and an update clears one with ""', () => {
+    const spec = { type: 'deploy', datasets: ['d'], time: '2026-03-01T12:00:00Z', title: '' };
+    expect(annotation.toWire('untitled deploy', spec, () => undefined)).not.toHaveProperty('title');
+    expect(annotation.toWire('untitled deploy', spec, () => undefined, { kind: 'Annotation', id: 'ann_1', raw })).toMatchObject({ title: '' });
+  });
+
+  it('alignLive: a file giving spec.title compares it with the title read', () => {
+    const spec = { type: 'deploy', title: 'Release' };
+    expect(annotation.alignLive?.(spec, { type: 'deploy' }, { title: 'Release' })).toEqual({ type: 'deploy', title: 'Release' });
+    expect(annotation.alignLive?.({ type: 'deploy' }, { type: 'deploy' }, { title: 'Release' })).toEqual({ type: 'deploy' });
+  });
+});

@@ -160,7 +160,8 @@ describe('kind modules', () => {
     expect(KINDS.User.keyOf('Ada@Example.com', {})).toBe('ada@example.com');
     expect(KINDS.VirtualField.keyOf('v', { dataset: 'd' })).toBe('d/v');
     expect(KINDS.StarredQuery.keyOf('q', { owner: 'A@b.c' })).toBe('a@b.c/q');
-    expect(KINDS.Annotation.keyOf('Deploy', { type: 'deploy' })).toBe('deploy/Deploy');
+    expect(KINDS.Annotation.keyOf('Deploy', { type: 'deploy', time: '2026-03-01T13:00:00+01:00' })).toBe('deploy/2026-03-01T12:00:00.000Z/Deploy');
+    expect(KINDS.Annotation.keyOf('untitled deploy', { type: 'deploy', time: '2026-03-01T12:00:00Z', title: '' })).toBe('deploy/2026-03-01T12:00:00.000Z/');
   });
 
   it('orders kinds so that referenced kinds come first', () => {

@@ -28,7 +28,7 @@ describe('comparison in spec space', () => {
         orgCapabilities: { monitors: ['read', 'update'] },
         datasetCapabilities: { '*': { starredQueries: ['create', 'read'], query: ['read'] } },
       }), [wire.user('u_a', 'a@x.io', 'A'), wire.user('u_b', 'b@x.io', 'B')]],
-      ['annotation datasets', 'Annotation', 'A', 'deploy/A', { type: 'deploy', datasets: ['b', 'a'], time: '2026-01-01T00:00:00Z' }, wire.annotation('ann_1', 'A', { type: 'deploy', datasets: ['a', 'b'], time: '2026-01-01T00:00:00.000Z' }), []],
+      ['annotation datasets', 'Annotation', 'A', 'deploy/2026-01-01T00:00:00.000Z/A', { type: 'deploy', datasets: ['b', 'a'], time: '2026-01-01T00:00:00Z' }, wire.annotation('ann_1', 'A', { type: 'deploy', datasets: ['a', 'b'], time: '2026-01-01T00:00:00.000Z' }), []],
       ['token capabilities', 'ApiToken', 't', 't', { viewCapabilities: { v: { share: ['read', 'create'] } } }, wire.token('tok_1', 't', { viewCapabilities: { v: { share: ['create', 'read'] } } }), []],
       ['starred query libraries', 'StarredQuery', 'q', 'a@x.io/q', { owner: 'a@x.io', query: { apl: 'x', libraries: ['l2', 'l1'] } }, wire.starred('sq_1', 'q', 'u_a', { query: { apl: 'x', libraries: ['l1', 'l2'] } }), [wire.user('u_a', 'a@x.io', 'A')]],
     ];
@@ -78,8 +78,8 @@ describe('comparison in spec space', () => {
       expect(compare('StarredQuery', 'q', 'a@x.io/q', { owner: 'a@x.io', kind: 'apl', metadata: {}, query: { apl: 'x', libraries: [] } }, sq, {}, [wire.user('u_a', 'a@x.io', 'A')])).toMatchObject({ action: 'noop' });
     });
 
-    it('fields the server computes (annotation time, dataset field type) are no drift when the file leaves them out', () => {
-      expect(compare('Annotation', 'A', 'deploy/A', { type: 'deploy', datasets: ['a'] }, wire.annotation('ann_1', 'A', { type: 'deploy', datasets: ['a'] }))).toMatchObject({ action: 'noop' });
+    it('fields the server computes (dataset edge deployment, dataset field type) are no drift when the file leaves them out', () => {
+      expect(compare('Dataset', 'logs', 'logs', {}, wire.dataset('logs', { edgeDeployment: 'cloud.us-east-1.aws' }))).toMatchObject({ action: 'noop' });
       expect(compare('DatasetField', 'f', 'http/f', { dataset: 'http' }, wire.field('http', 'f', { type: 'integer' }))).toMatchObject({ action: 'noop' });
       const pinned = compare('DatasetField', 'f', 'http/f', { dataset: 'http', type: 'string' }, wire.field('http', 'f', { type: 'integer' }));
       expect(pinned.diffs).toEqual([{ path: 'type', before: 'integer', after: 'string' }]);

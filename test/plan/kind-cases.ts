@@ -185,7 +185,7 @@ const CASES: Record<KindName, KindCase> = {
     level: 3,
     whenChanged: 'update',
     name: 'Deploy',
-    key: 'deploy/Deploy',
+    key: 'deploy/2026-03-01T12:00:00.000Z/Deploy',
     spec: { type: 'deploy', datasets: ['http', 'checkout'], time: '2026-03-01T12:00:00Z' },
     live: wire.annotation('ann_1', 'Deploy', { type: 'deploy', datasets: ['checkout', 'http'], time: '2026-03-01T12:00:00.000Z' }),
     changed: { spec: { type: 'deploy', datasets: ['http', 'checkout'], time: '2026-03-01T12:00:00Z', description: 'v2' }, path: 'description' },

@@ -8,7 +8,12 @@ export type Kept =
   /** The service keeps its own value when a file leaves the field out (KindModule.computed): no change. */
   | 'computed'
   /** An update cannot clear it (KindModule.uncleared): the plan says so and skips the object. */
-  | 'uncleared';
+  | 'uncleared'
+  /**
+   * Part of the object's natural key (an Annotation's title): another value declares another
+   * object, so setting it creates one and removing it declares the first one again.
+   */
+  | 'identity';
 
 export interface MinimalResource {
   /** metadata.name */
@@ -38,7 +43,16 @@ export const MINIMAL: Record<KindName, MinimalResource> = {
     name: 'conv-dataset',
     required: {},
     // `kind` can be written only as it is (it is set at creation): its default.
-    optional: { description: 'Checkout events', kind: 'axiom:events:v1', mapFields: ['attributes'], retentionDays: 30, useRetentionPeriod: true },
+    // `edgeDeployment` too (the emulator's default, which a dataset made without one reads back).
+    optional: {
+      description: 'Checkout events',
+      kind: 'axiom:events:v1',
+      mapFields: ['attributes'],
+      retentionDays: 30,
+      useRetentionPeriod: true,
+      edgeDeployment: 'cloud.us-east-1.aws',
+    },
+    kept: { edgeDeployment: 'computed' },
   },
   Role: {
     name: 'conv-role',
@@ -69,8 +83,9 @@ export const MINIMAL: Record<KindName, MinimalResource> = {
       threshold: 5,
       tolerance: 10,
       compareDays: 2,
-      intervalMinutes: 5,
-      rangeMinutes: 10,
+      // A MatchEvent monitor runs every minute over the last minute: 1 is the only value its schema takes.
+      intervalMinutes: 1,
+      rangeMinutes: 1,
       secondDelay: 60,
       triggerAfterNPositiveResults: 2,
       triggerFromNRuns: 3,
@@ -103,10 +118,11 @@ export const MINIMAL: Record<KindName, MinimalResource> = {
   },
   Annotation: {
     name: 'Conv deploy',
-    required: { type: 'deploy', datasets: [DATASET] },
+    required: { type: 'deploy', datasets: [DATASET], time: '2026-01-01T00:00:00Z' },
+    // `url` any text (the OpenAPI's); `title: ""` declares an untitled annotation, another one.
     // endTime last: once set, it stays (the plan says so on every later run).
-    optional: { description: 'v2 rollout', url: 'https://example.com/pr/1', time: '2026-01-01T00:00:00Z', endTime: '2099-01-01T00:00:00Z' },
-    kept: { time: 'computed', endTime: 'uncleared' },
+    optional: { description: 'v2 rollout', url: 'JIRA-1234', title: '', endTime: '2099-01-01T00:00:00Z' },
+    kept: { title: 'identity', endTime: 'uncleared' },
   },
   View: {
     name: 'conv-view',

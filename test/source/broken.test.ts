@@ -181,6 +181,17 @@ spec:
         message: /^spec: missing required field "threshold" \(required when type is Threshold\)$/,
       },
       {
+        what: 'a MatchEvent monitor with another schedule than the one the service keeps',
+        edits: [
+          ['type: Threshold', 'type: MatchEvent'],
+          ['  operator: Above\n  threshold: 25\n', ''],
+        ],
+        code: 'schema',
+        field: 'spec.intervalMinutes',
+        line: 8,
+        message: /^spec\.intervalMinutes: must be 1 \(A match monitor runs every minute: the service stores 1 whatever is sent\) \(when type is MatchEvent\)$/,
+      },
+      {
         what: 'a number below its minimum',
         edits: [['intervalMinutes: 5', 'intervalMinutes: 0']],
         code: 'schema',
@@ -531,6 +542,14 @@ spec:
         field: 'spec.time',
         line: 8,
         message: /must be a date-time/,
+      },
+      {
+        what: 'no time (with type and title, it tells annotations apart)',
+        edits: [['  time: "2026-11-02T09:30:00Z"\n', '']],
+        code: 'schema',
+        field: 'spec.time',
+        line: 5,
+        message: /^spec: missing required field "time"$/,
       },
     ],
   },

@@ -6,6 +6,7 @@
 import { badRequest, conflict, notFound } from '../errors.js';
 import { stringArrayField, stringField, type JsonObject } from '../json.js';
 import { orgCap } from '../capabilities.js';
+import { DEFAULT_EDGE_DEPLOYMENT, EDGE_DEPLOYMENTS } from '../constants.js';
 import { json, jsonOf, noContent, type RequestContext, type Route } from '../routes.js';
 import type { Stored } from '../collection.js';
 import type { Workspace } from '../store.js';
@@ -41,6 +42,16 @@ function checkRetention(body: JsonObject, label: string): void {
   if (typeof days === 'number' && days < 0) throw badRequest(`${label}: field "retentionDays" must not be negative`);
 }
 
+/** The edge deployment a create names (one the workspace offers), else the org's default. */
+function edgeDeploymentOf(body: JsonObject, label: string): string {
+  const edge = stringField(body, 'edgeDeployment');
+  if (edge === undefined || edge === '') return DEFAULT_EDGE_DEPLOYMENT;
+  if (!(EDGE_DEPLOYMENTS as readonly string[]).includes(edge)) {
+    throw badRequest(`${label}: field "edgeDeployment": unknown edge deployment "${edge}" (this workspace offers ${EDGE_DEPLOYMENTS.join(', ')})`);
+  }
+  return edge;
+}
+
 function saveDataset(workspace: Workspace, body: JsonObject, meta: CreateMeta, label: string): Stored {
   const name = stringField(body, 'name') ?? '';
   checkName(name, label);
@@ -63,8 +74,7 @@ function saveDataset(workspace: Workspace, body: JsonObject, meta: CreateMeta, l
     useRetentionPeriod: body.useRetentionPeriod === true,
     mapFields: [...new Set(mapFields)],
   };
-  const edge = stringField(body, 'edgeDeployment');
-  if (edge !== undefined) dataset.edgeDeployment = edge;
+  dataset.edgeDeployment = edgeDeploymentOf(body, label);
   workspace.datasets.put(dataset);
   if (!workspace.datasetFields.has(name)) workspace.datasetFields.set(name, new Map());
   return dataset;

@@ -45,6 +45,9 @@ const MONITOR_DEFAULTS: JsonObject = {
   triggerFromNRuns: 1,
 };
 
+/** The schedule the service keeps for every MatchEvent monitor. */
+const MATCH_EVENT_SCHEDULE: JsonObject = { intervalMinutes: 1, rangeMinutes: 1 };
+
 /**
  * What the service takes beyond the document, before the document's checks: the older spelling
  * `notifierIDs`, `null` for no notifiers, `operator: ""` (MatchEvent monitors), an empty query
@@ -85,6 +88,9 @@ const saveMonitor: SaveFunction = (workspace, body, meta, label, existing) => {
     fields.aplQuery = fields.mplQuery;
     delete fields.mplQuery;
   }
+  // A match monitor runs every minute over the last minute: the service stores 1 whatever is sent
+  // (docs/wire-contract.md "MatchEvent monitors").
+  if (fields.type === 'MatchEvent') Object.assign(fields, MATCH_EVENT_SCHEDULE);
   const monitor = withDefaults(
     {
       id: existing?.id ?? assignId(meta, workspace.monitors, 'mon', workspace),
