@@ -25,9 +25,11 @@ function allExcept(resource: string, action: string): { orgCapabilities: Capabil
 }
 
 function only(resource: string, action: string): { orgCapabilities: Capabilities; datasetCapabilities: Record<string, Capabilities> } {
-  return DATASET_SCOPED.has(resource)
-    ? { orgCapabilities: {}, datasetCapabilities: { '*': { [resource]: [action] } } }
-    : { orgCapabilities: { [resource]: [action] }, datasetCapabilities: {} };
+  if (DATASET_SCOPED.has(resource)) return { orgCapabilities: {}, datasetCapabilities: { '*': { [resource]: [action] } } };
+  // A monitor is seen only by a token that may query its datasets (docs/wire-contract.md "What the
+  // token cannot see"), so a monitor operation needs that besides its own capability.
+  const seeing: Record<string, Capabilities> = resource === 'monitors' ? { '*': { query: ['read'] } } : {};
+  return { orgCapabilities: { [resource]: [action] }, datasetCapabilities: seeing };
 }
 
 async function tokenWith(capabilities: object): Promise<string> {

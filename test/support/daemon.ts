@@ -9,6 +9,7 @@ import { spawnCli, type RunningCli } from './cli.js';
 import { startTestEmulator, type EmulatorClient, type TestEmulator } from './emulator.js';
 import { removeDir, tempDir } from './tree.js';
 import { waitUntil } from './wait.js';
+import { MONITOR_DATASETS } from './yaml.js';
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string; time?: string };
 
@@ -182,6 +183,7 @@ export function useDaemonSuite(): DaemonSuite {
   const daemons: DaemonProcess[] = [];
   beforeAll(async () => {
     emulator = await startTestEmulator();
+    await emulator.seed(MONITOR_DATASETS);
     tmp = await tempDir('wsync-daemon-');
   });
   afterAll(async () => {

@@ -15,6 +15,12 @@ export function resource(kind: string, name: string, spec: Record<string, unknow
   return `apiVersion: wsync/v1\nkind: ${kind}\n${meta}spec: ${JSON.stringify(spec)}\n`;
 }
 
+/**
+ * A seed of the datasets the monitors below read: a monitor on a dataset that does not exist is
+ * refused as one the token may not see (docs/wire-contract.md "What the token cannot see").
+ */
+export const MONITOR_DATASETS = { datasets: [{ name: 'app' }, { name: 'checkout' }] };
+
 /** An e-mail notifier to oncall@example.com. */
 export function notifierYaml(name: string): string {
   return `apiVersion: wsync/v1

@@ -12,7 +12,7 @@ import { runCli as runWith } from '../../support/cli.js';
 import { startTestEmulator, type TestEmulator } from '../../support/emulator.js';
 import { ROOT } from '../../support/paths.js';
 import { removeDir, tempDir, writeTree } from '../../support/tree.js';
-import { namedMonitorYaml } from '../../support/yaml.js';
+import { MONITOR_DATASETS, namedMonitorYaml } from '../../support/yaml.js';
 
 /** The CLI with `env` added to its clean environment. */
 const runCli = (args: string[], env: Record<string, string | undefined>) => runWith(args, { env });
@@ -33,6 +33,7 @@ describe('plan --base: what a pull request deletes', () => {
 
   beforeAll(async () => {
     emulator = await startTestEmulator();
+    await emulator.seed(MONITOR_DATASETS);
     root = await tempDir();
     repo = join(root, 'repo');
     dir = join(repo, 'workspace');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli as runWith } from '../../support/cli.js';
 import { startTestEmulator, type TestEmulator } from '../../support/emulator.js';
 import { removeDir, tempDir, writeTree } from '../../support/tree.js';
-import { resource } from '../../support/yaml.js';
+import { MONITOR_DATASETS, resource } from '../../support/yaml.js';
 
 /** The CLI with `env` added to its clean environment. */
 const runCli = (args: string[], env: Record<string, string | undefined>) => runWith(args, { env });
@@ -44,6 +44,7 @@ describe('plan shows changed words and elements', () => {
 
   beforeAll(async () => {
     emulator = await startTestEmulator();
+    await emulator.seed(MONITOR_DATASETS);
     root = await tempDir();
     tree = join(root, 'tree');
     state = join(root, 'state');
