@@ -9,6 +9,8 @@ const env = useDaemonSuite();
 
 const ALL = ['create', 'read', 'update', 'delete'];
 const caps = { notifiers: ALL, monitors: ALL };
+// The monitor is seen only by a token that may query its dataset (docs/wire-contract.md "What the token cannot see").
+const MONITOR_QUERY = { app: { query: ['read'] } };
 const SECRET_A = 'wsync-rotation-secret-aaaaaaaaaaaa';
 const SECRET_B = 'wsync-rotation-secret-bbbbbbbbbbbb';
 const SLACK_URL = 'https://hooks.slack.example/services/T000/B000/very-secret-webhook-path';
@@ -34,8 +36,8 @@ describe('configuration', () => {
   it('re-reads a rotated --token-file without a restart, reloads on SIGHUP, and never logs a secret', async () => {
     await env.emulator.seed({
       tokens: [
-        { name: 'rotation-a', orgCapabilities: caps, token: SECRET_A },
-        { name: 'rotation-b', orgCapabilities: caps, token: SECRET_B },
+        { name: 'rotation-a', orgCapabilities: caps, datasetCapabilities: MONITOR_QUERY, token: SECRET_A },
+        { name: 'rotation-b', orgCapabilities: caps, datasetCapabilities: MONITOR_QUERY, token: SECRET_B },
       ],
     });
     const tokens = await env.emulator.ok<{ id: string; name: string }[]>('GET', '/v2/tokens');

@@ -39,9 +39,10 @@ describe('dataset deletion', () => {
   });
 
   it('the delete budget still applies: a refused delete keeps its warning', () => {
-    const p = plan(desiredOf(), liveOf([old]), owned, policyOf({ prune: true, allowEmpty: true, allowDeletion: ['Dataset'] }));
+    // One of a kind this small is within the ratio's floor; the absolute budget holds all the same.
+    const p = plan(desiredOf(), liveOf([old]), owned, policyOf({ prune: true, allowEmpty: true, allowDeletion: ['Dataset'], maxDeletes: 0 }));
     expect(changeOf(p, 'Dataset', 'old-logs')).toMatchObject({ action: 'refused', warning: KINDS.Dataset.deletionWarning });
-    expect(p.refusals).toEqual([expect.stringContaining('Refusing to delete 1 of 1 live Dataset objects (100%)')]);
+    expect(p.refusals).toEqual([expect.stringContaining('Refusing to delete 1 object: more than --max-deletes 0')]);
   });
 
   it('no other kind needs an opt-in or carries a warning', () => {
