@@ -105,7 +105,9 @@ describe('wsync apply', () => {
     // The seeded datasets (made by ingest) are adopted, the rest created.
     expect(doc.result).toMatchObject({ created: 19, adopted: 3, failed: 0 });
     expect(doc.result.events).toHaveLength(23);
-    expect(doc.result.writes).toBeGreaterThanOrEqual(23);
+    // At least a write per create and the writer lease's group (the seeded datasets already hold
+    // the retention the examples declare, so adopting them may write nothing).
+    expect(doc.result.writes).toBeGreaterThanOrEqual(20);
     expect(doc.plan.changes.length).toBeGreaterThanOrEqual(22);
     const token = (await readFile(join(workspace.stateDir, 'tokens', 'ci-annotations'), 'utf8')).trim();
     for (const secret of [...Object.values(DEMO_SECRETS), token]) expect(result.stdout + result.stderr).not.toContain(secret);
