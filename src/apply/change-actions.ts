@@ -9,7 +9,7 @@ import type { DeferredReferences } from './deferred-references.js';
 import type { InventoryRecords } from './inventory-records.js';
 import type { IssuedSecrets } from './issued-secrets.js';
 import { SkipChange, type Done } from './types.js';
-import { CHANGED_SINCE_PLAN, isStaleWrite, type WriteChannel } from './writes.js';
+import { CHANGED_SINCE_PLAN, isStaleWrite, writeVersions, type WriteChannel } from './writes.js';
 
 export { SkipChange };
 
@@ -71,17 +71,19 @@ export class ChangeActions {
     await this.records.recordOwned(change.kind, change.key, id, resource);
     this.deferred.retarget(change, id);
     await channel.followUp(module, resource, id, { kind: change.kind, id, raw });
-    return recovered ? { id, message: 'the answer was lost; found it created by listing again' } : { id };
+    const versions = writeVersions(module, undefined, raw);
+    const done: Done = versions === undefined ? { id } : { id, versions };
+    return recovered ? { ...done, message: 'the answer was lost; found it created by listing again' } : done;
   }
 
   private async update(change: Change, module: KindModule, resource: DesiredResource): Promise<Done> {
     const id = requireId(change);
     if (!module.update && module.replace) return this.replace(change, module, resource, id);
     this.deferred.note(change, resource, id);
-    const note = await this.channel.update(change, module, resource, id);
+    const { note, versions } = await this.channel.update(change, module, resource, id);
     await this.records.recordOwned(change.kind, change.key, id, resource);
     await this.channel.followUp(module, resource, id, this.channel.listed(change.kind, id));
-    return note === undefined ? { id } : { id, message: note };
+    return { id, ...(note === undefined ? {} : { message: note }), ...(versions === undefined ? {} : { versions }) };
   }
 
   private async adopt(change: Change, module: KindModule, resource: DesiredResource): Promise<Done> {
@@ -90,10 +92,10 @@ export class ChangeActions {
     if (writable.length > 0) {
       if (!module.update && module.replace) return this.replace(change, module, resource, id);
       this.deferred.note(change, resource, id);
-      const note = await this.channel.update(change, module, resource, id);
+      const { note, versions } = await this.channel.update(change, module, resource, id);
       await this.records.recordOwned(change.kind, change.key, id, resource);
       await this.channel.followUp(module, resource, id, this.channel.listed(change.kind, id));
-      return { id, message: note ?? 'updated to match the files' };
+      return { id, message: note ?? 'updated to match the files', ...(versions === undefined ? {} : { versions }) };
     }
     await this.records.recordOwned(change.kind, change.key, id, resource);
     return { id };

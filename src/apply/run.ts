@@ -75,6 +75,7 @@ export class ApplyRun {
       if (id !== undefined) event.id = id;
       if (done.message !== undefined) event.message = done.message;
       if (done.stale) event.stale = true;
+      if (done.versions !== undefined) event.versions = done.versions;
       this.report.changeFinished(event);
       schedule.settle(change, outcome);
     };

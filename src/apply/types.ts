@@ -47,7 +47,14 @@ export interface ApplyEvent {
   message?: string;
   /** Skipped because the object changed in the workspace since the plan (a UI save): not written over. */
   stale?: true;
+  /** For a kind that versions its objects (KindModule.versionOf), the version a write replaced and the one it made. */
+  versions?: WriteVersions;
   durationMs: number;
+}
+
+export interface WriteVersions {
+  replaced?: number;
+  written?: number;
 }
 
 export interface ApplyResult {
@@ -81,6 +88,7 @@ export interface Done {
   id?: string;
   message?: string;
   stale?: true;
+  versions?: WriteVersions;
 }
 
 /** Thrown inside a change to report it as skipped rather than failed. */

@@ -11,7 +11,7 @@ import type { HttpEndpoint, KindModule } from '../kinds/types.js';
 import { listKind } from '../live/index.js';
 import { ignoredFields } from '../plan/annotations.js';
 import { diffsAgainst } from '../plan/replan.js';
-import { SkipChange } from './types.js';
+import { SkipChange, type WriteVersions } from './types.js';
 import type { ApplyIndex } from './name-index.js';
 
 /** POSTs that got no answer are retried this many times in all, each after a fresh list. */
@@ -41,6 +41,37 @@ function idFrom(read: () => string): string | undefined {
 
 export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** What an update did: a note for the report, and the versions it replaced and made (versioned kinds). */
+export interface UpdateOutcome {
+  note?: string;
+  versions?: WriteVersions;
+}
+
+/** The object a write answered with, as the kind lists it (a dashboard's answer wraps it). */
+function answered(module: KindModule, raw: JsonValue | undefined): JsonObject | undefined {
+  if (!isJsonObject(raw)) return undefined;
+  const fromItem = module.liveObjectFromListItem;
+  if (!fromItem) return raw;
+  try {
+    return fromItem(raw, undefined).raw;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The versions of a write of a versioned kind: the one written over (`before`) and the one the answer holds. */
+export function writeVersions(module: KindModule, before: JsonObject | undefined, answer: JsonValue | undefined): WriteVersions | undefined {
+  const versionOf = module.versionOf;
+  if (!versionOf) return undefined;
+  const versions: WriteVersions = {};
+  const replaced = before === undefined ? undefined : versionOf(before);
+  const after = answered(module, answer);
+  const written = after === undefined ? undefined : versionOf(after);
+  if (replaced !== undefined) versions.replaced = replaced;
+  if (written !== undefined) versions.written = written;
+  return versions;
 }
 
 export class WriteChannel {
@@ -98,14 +129,16 @@ export class WriteChannel {
    * now matches the files, the change is done; otherwise it is skipped, saying what differs, and
    * the next apply (or reconcile) writes it with the version it then reads.
    */
-  async update(change: Change, module: KindModule, resource: DesiredResource, id: string): Promise<string | undefined> {
+  async update(change: Change, module: KindModule, resource: DesiredResource, id: string): Promise<UpdateOutcome> {
     if (!module.update) throw new Error(`${change.kind} objects cannot be updated through the API`);
+    const live = this.liveObject(change.kind, id);
     try {
-      await this.send(module.update(id, resource.spec), this.wireBody(module, resource, this.liveObject(change.kind, id)));
-      return undefined;
+      const response = await this.send(module.update(id, resource.spec), this.wireBody(module, resource, live));
+      const versions = writeVersions(module, live.raw, response.body);
+      return versions === undefined ? {} : { versions };
     } catch (err) {
       if (!isStaleWrite(module, err)) throw err;
-      return this.replan(change, module, resource, id, err);
+      return { note: await this.replan(change, module, resource, id, err) };
     }
   }
 

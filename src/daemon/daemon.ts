@@ -25,6 +25,8 @@ import { primaryTrigger, Scheduler, type RunResult, type Trigger } from './sched
 import { resolveSnapshot, type Snapshot } from './snapshot.js';
 import { renderStatusPage } from './status-page.js';
 import { DaemonStatus, SUCCESS_RESULTS, type ReconcileRecord, type ReconcileResult } from './status.js';
+import { overwriteLine, overwrittenItems, VersionWatch } from './overwrites.js';
+import type { OverwrittenItem } from './notify/events.js';
 import { changeCounts, countByKind, driftOf, heldOf, pendingDrift } from './summary.js';
 import { DirWatcher } from './watcher.js';
 
@@ -94,6 +96,8 @@ export class Daemon {
   private stopping: Promise<void> | null = null;
   /** Kept between reconciles so that an edit costs what it changed (docs/incremental.md). */
   private readonly incremental: { files: FileCache; live: LiveCache; memo: PlanMemo };
+  /** The versions this daemon wrote or found in sync: a write over another one is told. */
+  private readonly versions = new VersionWatch();
 
   private constructor(config: DaemonConfig) {
     this.config = config;
@@ -382,6 +386,7 @@ export class Daemon {
     if (snap.revision !== null) this.metrics.setRevision(snap.revision);
 
     let outcome: ReconcileOutcome | undefined;
+    let overwritten: OverwrittenItem[] = [];
     try {
       // Suspended: the same reconcile, planned only (the lease is neither taken nor needed).
       const suspended = this.status.suspendedSince !== null;
@@ -422,6 +427,7 @@ export class Daemon {
       this.secretValues = outcome.desired.secretValues;
       record.result = outcome.status;
       if (outcome.superseded !== undefined) record.message = outcome.superseded;
+      overwritten = this.overwritesOf(outcome, snap.revision);
       await this.keepLiveCurrent(outcome);
     } catch (err) {
       this.incremental.live.invalidate();
@@ -429,7 +435,18 @@ export class Daemon {
       // Another wsync writes the workspace: a refusal, not a fault of this one.
       if (err instanceof WriterLeaseError) record.result = 'refused';
     }
-    return this.finish(record, startedMs, outcome);
+    return this.finish(record, startedMs, outcome, overwritten);
+  }
+
+  /** The writes of a reconcile over versions saved outside wsync, each logged at warn. */
+  private overwritesOf(outcome: ReconcileOutcome, revision: string | null): OverwrittenItem[] {
+    if (!outcome.plan) return [];
+    const items = overwrittenItems(this.versions.observe(outcome.plan, outcome.live, outcome.result?.events ?? []), (text) => this.redact(text));
+    for (const item of items) {
+      const fields = { revision, kind: item.kind, key: item.key, id: item.id, replaced_version: item.replacedVersion, known_version: item.knownVersion };
+      this.log.warn(fields, overwriteLine(item));
+    }
+    return items;
   }
 
   /**
@@ -490,7 +507,7 @@ export class Daemon {
       key: this.redact(event.key),
       action: event.action,
       outcome: event.outcome,
-      id: event.id,
+      id: event.id === undefined ? undefined : this.redact(event.id),
       duration_ms: event.durationMs,
       message: event.message === undefined ? undefined : this.redact(event.message),
     };
@@ -505,7 +522,7 @@ export class Daemon {
     }
   }
 
-  private finish(record: ReconcileRecord, startedMs: number, outcome: ReconcileOutcome | undefined): RunResult {
+  private finish(record: ReconcileRecord, startedMs: number, outcome: ReconcileOutcome | undefined, overwritten: OverwrittenItem[] = []): RunResult {
     const endedMs = Date.now();
     record.durationMs = endedMs - startedMs;
     const counts = changeCounts(outcome?.result);
@@ -546,6 +563,7 @@ export class Daemon {
       refusals: record.result === 'refused' || record.result === 'partial' ? (outcome?.plan?.refusals ?? []).map((r) => this.redact(r)) : [],
       drift: plan ? this.status.pendingDrift : [],
       observing: this.config.policy.mode === 'observe' && !record.suspended,
+      overwritten,
     });
 
     const summary = {

@@ -89,6 +89,7 @@ export const dashboard: KindModule = {
   remove: (id) => ({ method: 'DELETE', path: `/v2/dashboards/uid/${encodeSegment(id)}` }),
   // 409 and 412: someone saved the dashboard after we read its version.
   staleWriteStatuses: [409, 412],
+  versionOf: (raw) => (typeof raw.version === 'number' ? raw.version : undefined),
   serverOwned: ['id', 'uid', 'version', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy'],
   secretFields: [],
   setFields: ['dashboard.datasets'],

@@ -197,6 +197,12 @@ export interface KindModule {
    */
   staleWriteStatuses?: readonly number[];
   /**
+   * The version the service keeps of an object (`raw` as listed or as a write answers it), for
+   * kinds that version their objects: the daemon tells when a write replaced a version saved
+   * outside wsync.
+   */
+  versionOf?: (raw: JsonObject) => number | undefined;
+  /**
    * What a delete of this kind destroys besides the object (a dataset's data): every plan format
    * shows it loudly on the delete (also when the delete budget refuses it).
    */

@@ -57,7 +57,9 @@ describe('WriteChannel', () => {
 
   it('is done without a write when the object saved since the plan now matches the files, and skipped when it is gone', async () => {
     const same = await channelFor((method) => (method === 'GET' ? { body: [{ ...listed.raw, version: 4 }] } : { status: 409 }));
-    expect(await same.channel.update(update, versioned, declared, 'mon_1')).toBe('changed in the workspace since the plan; it now matches the files, nothing written');
+    expect(await same.channel.update(update, versioned, declared, 'mon_1')).toEqual({
+      note: 'changed in the workspace since the plan; it now matches the files, nothing written',
+    });
     expect(same.server.seen.map((r) => r.method)).toEqual(['PUT', 'GET']);
     await client?.close();
     await server?.close();
@@ -65,6 +67,13 @@ describe('WriteChannel', () => {
     await expect(gone.channel.update(update, versioned, declared, 'mon_1')).rejects.toThrow(
       'changed in the workspace since the plan (PUT /v2/monitors/mon_1: 409 Conflict) and is gone now; the next apply creates it',
     );
+  });
+
+  it('says which version an update replaced and which it made, for a kind that versions its objects', async () => {
+    const withVersions: KindModule = { ...versioned, versionOf: (raw) => (typeof raw.version === 'number' ? raw.version : undefined) };
+    const { channel } = await channelFor(() => ({ body: { ...listed.raw, version: 4 } }));
+    expect(await channel.update(update, withVersions, declared, 'mon_1')).toEqual({ versions: { replaced: 3, written: 4 } });
+    expect(await channel.update(update, versioned, declared, 'mon_1')).toEqual({});
   });
 
   it('does not retry a stale-looking status for a kind that does not declare it', async () => {

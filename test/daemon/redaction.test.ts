@@ -1,15 +1,14 @@
 // A name built from an ${env:} secret shows as (sensitive) in plan and apply; the daemon's outputs
 // go through the same redaction: its change and reconcile log lines, the status page, /status,
 // /metrics and the drift.detected notification.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/core/types.js';
 import { useInProcessDaemons } from '../support/daemon.js';
 import { useTestEmulator } from '../support/emulator.js';
 import { useScratch } from '../support/tree.js';
 import { waitUntil } from '../support/wait.js';
+import { useWebhookReceiver } from '../support/webhook.js';
 import { notifierYaml } from '../support/yaml.js';
 
 const emulator = useTestEmulator();
@@ -20,22 +19,8 @@ const SECRET = 's3cr3t-team-codename';
 const env = { TEAM: SECRET };
 
 /** A webhook receiver on loopback: every body it got. */
-const received: string[] = [];
-let receiver: Server;
-let receiverUrl = '';
-beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      received.push(body);
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-});
-afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+const webhook = useWebhookReceiver();
+const received = webhook.received;
 
 /** Everything the daemon has shown: its log lines, status page, /status, /metrics. */
 async function outputs(url: string, lines: unknown[]): Promise<Record<string, string>> {
@@ -57,7 +42,7 @@ describe('a secret in a name, in every output of the daemon', () => {
       stateDir: join(tree, '.wsync-observe'),
       env,
       policy: { ...DEFAULT_POLICY, mode: 'observe' },
-      notifications: { targets: [{ name: 'hook', type: 'webhook', url: () => receiverUrl }] },
+      notifications: { targets: [{ name: 'hook', type: 'webhook', url: webhook.url }] },
     });
     await waitFor((l) => l.msg === 'reconcile' && l.result === 'planned');
     await waitUntil(() => received.some((body) => body.includes('drift.detected')), { what: 'the drift.detected notification' });

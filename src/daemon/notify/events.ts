@@ -20,6 +20,19 @@ export interface ReconcileReport {
   drift: DriftItem[];
   /** The daemon reports drift instead of correcting it (--mode observe). Not while suspended: drift is then expected. */
   observing: boolean;
+  /** Writes of this reconcile that replaced a version saved outside wsync (a dashboard saved in the UI). */
+  overwritten?: OverwrittenItem[];
+}
+
+/** An object a reconcile wrote over: its version saved outside wsync is gone. */
+export interface OverwrittenItem {
+  kind: string;
+  key: string;
+  id: string;
+  /** The live version the write replaced. */
+  replacedVersion: number;
+  /** The version wsync last wrote or found matching the files. */
+  knownVersion: number;
 }
 
 export interface NotificationEvent {
@@ -37,6 +50,7 @@ export interface NotificationEvent {
   since?: string;
   refusals?: string[];
   drift?: { kind: string; key: string; action: string }[];
+  overwritten?: OverwrittenItem[];
 }
 
 /** Results that say nothing about the workspace either way: SIGTERM, a DIR not there yet, a link that moved during the read. */
@@ -75,6 +89,29 @@ function summaryOf(report: ReconcileReport, refused: boolean): string {
 }
 
 /**
+ * Every write over a version saved outside wsync is news of its own (never folded into a problem):
+ * the version it replaced is gone from the workspace, and the event names it.
+ */
+function overwriteEvent(report: ReconcileReport): NotificationEvent | undefined {
+  const items = report.overwritten ?? [];
+  if (items.length === 0) return undefined;
+  const [first] = items;
+  const what =
+    items.length === 1 && first !== undefined
+      ? `${first.kind}/${first.key} (id ${first.id}): version ${first.replacedVersion}, saved outside wsync after version ${first.knownVersion}`
+      : `${items.length} objects saved outside wsync (their versions are listed)`;
+  return {
+    at: report.at,
+    revision: report.revision,
+    result: report.result,
+    type: 'drift.detected',
+    severity: 'warning',
+    summary: `wsync wrote the files over ${what}`,
+    overwritten: items.slice(0, MAX_DRIFT_LISTED).map((item) => ({ ...item, key: safeText(item.key), id: safeText(item.id) })),
+  };
+}
+
+/**
  * Turns reconcile outcomes into events: one when a problem starts (or becomes another problem),
  * one when the daemon recovers, one when observe mode finds a new set of drift. Everything in
  * between is the same news and produces nothing.
@@ -85,6 +122,11 @@ export class ProblemTracker {
 
   observe(report: ReconcileReport): NotificationEvent[] {
     if (NEUTRAL.has(report.result)) return [];
+    const overwritten = overwriteEvent(report);
+    return overwritten === undefined ? this.outcome(report) : [...this.outcome(report), overwritten];
+  }
+
+  private outcome(report: ReconcileReport): NotificationEvent[] {
     const base = { at: report.at, revision: report.revision, result: report.result };
     if (!SUCCESS.has(report.result)) return this.failed(report, base);
     const events: NotificationEvent[] = [];

@@ -60,5 +60,10 @@ export function slackMessage(event: NotificationEvent, ctx: MessageContext): Out
   const drift = event.drift ?? [];
   for (const d of drift.slice(0, MAX_SLACK_DRIFT_LINES)) lines.push(`• ${slackText(`${d.action} ${d.kind}/${d.key}`)}`);
   if (drift.length > MAX_SLACK_DRIFT_LINES) lines.push(`… and ${drift.length - MAX_SLACK_DRIFT_LINES} more`);
+  const overwritten = event.overwritten ?? [];
+  for (const o of overwritten.slice(0, MAX_SLACK_DRIFT_LINES)) {
+    lines.push(`• ${slackText(`${o.kind}/${o.key} (id ${o.id}): version ${o.replacedVersion} written over`)}`);
+  }
+  if (overwritten.length > MAX_SLACK_DRIFT_LINES) lines.push(`… and ${overwritten.length - MAX_SLACK_DRIFT_LINES} more`);
   return { body: JSON.stringify({ text: lines.join('\n') }), headers: {} };
 }

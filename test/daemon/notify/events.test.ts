@@ -67,4 +67,17 @@ describe('ProblemTracker', () => {
     expect(t.observe(report({ result: 'planned', observing: true, drift: [a] }))).toHaveLength(1);
     expect(new ProblemTracker().observe(report({ result: 'planned', observing: false, drift: [a] }))).toEqual([]);
   });
+
+  it('a write over a version saved outside wsync is a drift.detected event of its own, every time, also in a failed reconcile', () => {
+    const t = new ProblemTracker();
+    const item = { kind: 'Dashboard', key: 'checkout', id: 'checkout', replacedVersion: 3, knownVersion: 2 };
+    const first = t.observe(report({ overwritten: [item] }));
+    expect(first).toEqual([expect.objectContaining({ type: 'drift.detected', severity: 'warning', overwritten: [item] })]);
+    expect(first[0]?.summary).toBe('wsync wrote the files over Dashboard/checkout (id checkout): version 3, saved outside wsync after version 2');
+    expect(t.observe(report({ overwritten: [{ ...item, replacedVersion: 5, knownVersion: 4 }] }))).toHaveLength(1);
+    const failed = t.observe(report({ result: 'failed', message: 'Monitor/x: 500', overwritten: [item, { ...item, key: 'b', id: 'b' }] }));
+    expect(failed.map((e) => e.type)).toEqual(['reconcile.failed', 'drift.detected']);
+    expect(failed[1]?.summary).toBe('wsync wrote the files over 2 objects saved outside wsync (their versions are listed)');
+    expect(t.observe(report({ result: 'stopped', overwritten: [item] }))).toEqual([]);
+  });
 });
