@@ -552,6 +552,13 @@ name: string
 role: string
 }
 
+export interface UserRoleSpec {
+/**
+ * A built-in role (owner, admin, user, read-only, none; any letter case) or the name of a Role. Other names are sent as written, with a warning.
+ */
+role: string
+}
+
 export interface ViewSpec {
 /**
  * The APL query that defines the view.

@@ -12,6 +12,7 @@ import { role } from './role.js';
 import { starredQuery } from './starredquery.js';
 import type { KindModule } from './types.js';
 import { user } from './user.js';
+import { userRole } from './userrole.js';
 import { view } from './view.js';
 import { virtualField } from './virtualfield.js';
 
@@ -47,6 +48,7 @@ export const KINDS = {
   Notifier: withSharedRules(notifier),
   Org: withSharedRules(org),
   User: withSharedRules(user),
+  UserRole: withSharedRules(userRole),
   Group: withSharedRules(group),
   Monitor: withSharedRules(monitor),
   StarredQuery: withSharedRules(starredQuery),

@@ -241,6 +241,17 @@ export interface KindModule {
   /** Why a declared object that does not exist live is not created (kinds without `create`). */
   missingReason?(name: string, spec: JsonObject): string;
   /**
+   * A declared object that does not exist live is a plan error naming the file and line (the file
+   * most likely names it wrong), not a skip (DatasetField: fields come later, from ingest).
+   */
+  missingIsError?: true;
+  /**
+   * The kind manages part of the objects of another kind (UserRole: the role of a User): a key
+   * declared as this kind counts as declared for that kind (never pruned there), and one key
+   * declared as both kinds is a plan error.
+   */
+  sameObjectsAs?: KindName;
+  /**
    * The datasets a token must be allowed to query for the kind's list to show the object (the
    * service lists only monitors on datasets the token may query). A declared object missing from
    * the list is created only when the token may query each one (`LiveState.queryAccess`); otherwise

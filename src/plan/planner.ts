@@ -145,6 +145,29 @@ function planDeclaredOnce(resource: DesiredResource, ctx: Context, memo: PlanMem
   return change;
 }
 
+/** A resource whose key is also declared as the kind it manages a part of (UserRole and User of one email). */
+function refuseDeclaredTwice(resource: DesiredResource, ctx: Context): Change {
+  const module = KINDS[resource.kind];
+  const whole = module.sameObjectsAs ?? resource.kind;
+  const message =
+    `${resource.kind} "${resource.key}" is also declared as a ${whole}: one object, two owners. ` +
+    `Keep the ${whole} (it sets the role too) or the ${resource.kind}, not both`;
+  const { file, line, column } = resource.source;
+  ctx.diagnostics.push({ severity: 'error', code: 'declared-twice', kind: resource.kind, name: resource.name, message, file, line, column });
+  return {
+    kind: resource.kind,
+    key: resource.key,
+    name: resource.name,
+    action: 'refused',
+    reason: `also declared as a ${whole} (see the error)`,
+    diffs: [],
+    source: resource.source,
+    dependsOn: [],
+    level: module.level,
+    owned: false,
+  };
+}
+
 function planDeclared(resource: DesiredResource, ctx: Context): Change {
   const module = KINDS[resource.kind];
   const spec = module.normalize?.(resource.spec) ?? resource.spec;
@@ -235,6 +258,11 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
   const observed = isObserved(resource, ctx.policy);
 
   if (!match) {
+    if (!module.create && module.missingIsError) {
+      const message = `${resource.kind} "${resource.key}": ${missingReason(module, resource, spec)}`;
+      ctx.diagnostics.push({ severity: 'error', code: 'missing', kind: resource.kind, name: resource.name, message, ...located('') });
+      return { ...change, action: 'refused', reason: 'does not exist live and cannot be created (see the error)' };
+    }
     if (!module.create) return skip(missingReason(module, resource, spec));
     const unseen = mayBeUnseen(module, resource, spec, ctx.live);
     if (unseen !== undefined) {
@@ -460,13 +488,22 @@ export function planChanges(desired: Desired, allLive: LiveState, inventory: Inv
 
   const declared = new ByKind<true>();
   for (const r of desired.resources) declared.set(r.kind, r.key, true);
+  const declaredTwice = new Set(desired.resources.filter((r) => {
+    const whole = KINDS[r.kind].sameObjectsAs;
+    return whole !== undefined && declared.has(whole, r.key);
+  }));
+  // A key a kind manages a part of (UserRole) is declared for the kind that owns the whole (User).
+  for (const r of desired.resources) {
+    const whole = KINDS[r.kind].sameObjectsAs;
+    if (whole !== undefined && !declared.has(whole, r.key)) declared.set(whole, r.key, true);
+  }
   const { selection } = context;
   const planned = selection ? desired.resources.filter((r) => isSelected(selection, r)) : desired.resources;
   if (selection) ctx.diagnostics.push(...unmatchedSelection(selection, desired.resources));
   const items: Ordered[] = [];
   const changeOf = new ByKind<Change>();
   for (const resource of planned) {
-    const change = planDeclaredOnce(resource, ctx, memo);
+    const change = declaredTwice.has(resource) ? refuseDeclaredTwice(resource, ctx) : planDeclaredOnce(resource, ctx, memo);
     items.push({ change, removal: false });
     changeOf.set(resource.kind, resource.key, change);
   }

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KIND_NAMES, KINDS } from '../../src/kinds/index.js';
-import { DATASET, DATASET_SEED, MINIMAL, OWNER } from '../reconcile/minimal-resources.js';
+import { DATASET, CONVERGENCE_SEED, MINIMAL, OWNER } from '../reconcile/minimal-resources.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { DEMO_SEED_FILE } from '../support/paths.js';
@@ -31,7 +31,7 @@ function minimalTree(): Record<string, string> {
 
 async function setUp(files: Record<string, string>, options: { rbac?: boolean } = {}): Promise<{ tree: string; run: (...args: string[]) => Promise<CliResult> }> {
   emulator = await startTestEmulator({ seedFile: DEMO_SEED_FILE, ...options });
-  await emulator.seed(DATASET_SEED);
+  await emulator.seed(CONVERGENCE_SEED);
   dir = await tempDir('wsync-dialect-');
   const tree = join(dir, 'tree');
   await writeTree(tree, files);

@@ -51,6 +51,12 @@ const roundTrips: Record<KindName, RoundTrip[]> = {
     spec: { name: i === 0 ? 'Ada' : 'Grace', role: i === 0 ? 'sre' : 'user' },
     listed: (wire: JsonObject, spec: JsonObject) => ({ email: name, role: { id: String(wire.role), name: String(spec.role) } }),
   })),
+  // A UserRole writes the role only (`PUT /v2/users/{id}/role`); the list gives the whole user.
+  UserRole: ['ada@example.com', 'grace@example.com'].map((name, i) => ({
+    name,
+    spec: { role: i === 0 ? 'sre' : 'read-only' },
+    listed: (wire: JsonObject, spec: JsonObject) => ({ email: name, name: 'Ada', role: { id: String(wire.role), name: String(spec.role) } }),
+  })),
   VirtualField: [{ name: 'v', spec: { dataset: 'checkout', expression: 'a + 1', description: 'x' } }],
   // The field's dataset is in the request path, not the body; the reader adds it to what it lists.
   DatasetField: [{ name: 'f', spec: { dataset: 'checkout', description: 'x', unit: 'ms', type: 'string' }, listed: () => ({ dataset: 'checkout' }) }],
@@ -89,6 +95,22 @@ describe('kind modules', () => {
     expect(back.name).toBe(name);
     const settled = (s: JsonObject): JsonObject => dropEmptyObject(withDefaultsFilled(s, module.defaults));
     expect(settled(back.spec)).toEqual(settled(spec));
+  });
+
+  it('a UserRole writes only the role, never an email or a name, and has no create or delete', () => {
+    const module = KINDS.UserRole;
+    expect(module.toWire('Ada@Example.com', { role: 'Admin' }, resolve)).toEqual({ role: 'admin' });
+    expect(module.toWire('ada@example.com', { role: 'sre' }, resolve)).toEqual({ role: 'role_sre' });
+    expect(module.create).toBeUndefined();
+    expect(module.remove).toBeUndefined();
+    expect(module.update?.('usr_ada', {})).toEqual({ method: 'PUT', path: '/v2/users/usr_ada/role' });
+    expect(module.keyOf('Ada@Example.com', {})).toBe('ada@example.com');
+    // Exported (only with --kind UserRole), a member's file says the role alone.
+    expect(module.exportSpec).toBeUndefined();
+    expect(module.fromWire({ id: 'usr_ada', email: 'Ada@Example.com', name: 'Ada', role: { id: 'admin', name: 'Admin' } }, () => undefined)).toEqual({
+      name: 'ada@example.com',
+      spec: { role: 'admin' },
+    });
   });
 
   it('turns names into ids on the wire', () => {

@@ -6,9 +6,14 @@ import { caseOf, CHANGEABLE, KIND_CASES, type KindCase } from './kind-cases.js';
 const byKind = <T extends KindCase>(cases: T[]) => cases.map((c) => [c.kind, c] as const);
 
 describe('planChanges: each action for each kind', () => {
-  it.each(byKind(KIND_CASES))('%s: declared, not live -> create (DatasetField: skipped, fields come from ingest)', (kind, c) => {
+  it.each(byKind(KIND_CASES))('%s: declared, not live -> create (DatasetField: skipped, fields come from ingest; UserRole: an error)', (kind, c) => {
     const p = plan(desiredOf(resource(kind, c.name, c.spec)), liveOf(c.context));
     const change = changeOf(p, kind, c.key);
+    if (c.whenMissingError !== undefined) {
+      expect(change.action).toBe('refused');
+      expect(p.diagnostics).toEqual([expect.objectContaining({ severity: 'error', code: 'missing', message: c.whenMissingError, file: 'userroles.yaml', line: 1 })]);
+      return;
+    }
     if (c.whenMissing !== undefined) {
       expect(change.action).toBe('skipped');
       expect(change.reason).toBe(c.whenMissing);

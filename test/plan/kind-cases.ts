@@ -13,6 +13,8 @@ export interface KindCase {
   whenMissing?: string;
   /** Owned and different: updated in place, or replaced (with this reason). */
   whenChanged: 'update' | { replace: string };
+  /** Declared but not live: a plan error (refused), with this message; absent when it is not one. */
+  whenMissingError?: string;
   /** Never deleted by wsync, whatever prune says. */
   neverDeleted?: true;
   name: string;
@@ -122,6 +124,21 @@ const CASES: Record<KindName, KindCase> = {
     spec: { name: 'Ada', role: 'user' },
     live: wire.user('usr_1', 'Ada@Example.com', 'Ada'),
     changed: { spec: { name: 'Ada', role: 'admin' }, path: 'role' },
+    context: [],
+  },
+  UserRole: {
+    kind: 'UserRole',
+    level: 2,
+    whenMissingError:
+      'UserRole "lin@example.com": user "Lin@Example.com" is not in the organization: invite them (or let single sign-on make them) ' +
+      'before setting their role, or declare them as a User for wsync to invite them',
+    whenChanged: 'update',
+    neverDeleted: true,
+    name: 'Lin@Example.com',
+    key: 'lin@example.com',
+    spec: { role: 'user' },
+    live: { ...wire.user('usr_lin', 'Lin@Example.com', 'Lin'), kind: 'UserRole' },
+    changed: { spec: { role: 'admin' }, path: 'role' },
     context: [],
   },
   Monitor: {

@@ -15,7 +15,7 @@ import { KIND_NAMES, KINDS } from '../../src/kinds/index.js';
 import { indexLive, liveWithKey } from '../../src/plan/live-index.js';
 import { reconcile, type ReconcileOutcome } from '../../src/reconcile/index.js';
 import { apiClientFor, startTestEmulator, type TestEmulator } from '../support/emulator.js';
-import { DATASET_SEED, MINIMAL } from './minimal-resources.js';
+import { CONVERGENCE_SEED, MINIMAL } from './minimal-resources.js';
 
 let emulator: TestEmulator;
 let client: ApiClient;
@@ -23,7 +23,7 @@ let root: string;
 
 beforeAll(async () => {
   emulator = await startTestEmulator({ seed: 42 });
-  await emulator.seed(DATASET_SEED);
+  await emulator.seed(CONVERGENCE_SEED);
   client = apiClientFor(emulator, { retryCapMs: 10 });
   root = await mkdtemp(join(tmpdir(), 'wsync-convergence-'));
 });

@@ -30,7 +30,13 @@ export interface MinimalResource {
 export const OWNER = 'conv-owner@example.com';
 /** A dataset the emulator is seeded with, holding the field `latency` (as ingest would make it). */
 export const DATASET = 'conv';
-export const DATASET_SEED = { datasets: [{ name: DATASET, fields: [{ name: 'latency', type: 'float' }] }] };
+/** A user already in the organization (made by single sign-on), whose role only the UserRole row sets. */
+export const MEMBER = 'conv-member@example.com';
+/** What the emulator is seeded with: the dataset and the member. */
+export const CONVERGENCE_SEED = {
+  datasets: [{ name: DATASET, fields: [{ name: 'latency', type: 'float' }] }],
+  users: [{ email: MEMBER, name: 'Conv Member', role: 'read-only' }],
+};
 
 const CAPABILITIES = {
   orgCapabilities: { monitors: ['read'] },
@@ -66,6 +72,7 @@ export const MINIMAL: Record<KindName, MinimalResource> = {
   },
   Org: { name: 'conv-org', required: {}, optional: {} },
   User: { name: OWNER, required: { name: 'Conv Owner', role: 'user' }, optional: {} },
+  UserRole: { name: MEMBER, required: { role: 'user' }, optional: {} },
   Group: {
     name: 'conv-group',
     required: {},

@@ -21,6 +21,18 @@ interface KindCase {
   variants: Variant[];
 }
 
+/** A User's or UserRole's metadata.name that is not an email address. */
+function notAnEmail(email: string): Variant {
+  return {
+    what: 'a name that is not an email',
+    edits: [[`name: ${email}`, `name: ${email.slice(0, email.indexOf('@'))}`]],
+    code: 'schema',
+    field: 'metadata.name',
+    line: 4,
+    message: /^metadata\.name: must be an email address$/,
+  };
+}
+
 const CASES: Record<KindName, KindCase> = {
   Dataset: {
     valid: `apiVersion: wsync/v1
@@ -342,14 +354,7 @@ spec:
   role: admin
 `,
     variants: [
-      {
-        what: 'a name that is not an email',
-        edits: [['name: ada@example.com', 'name: ada']],
-        code: 'schema',
-        field: 'metadata.name',
-        line: 4,
-        message: /^metadata\.name: must be an email address$/,
-      },
+      notAnEmail('ada@example.com'),
       {
         what: 'no role',
         edits: [['  role: admin\n', '']],
@@ -372,6 +377,32 @@ spec:
         code: 'unknown-field',
         field: 'spec.emial',
         line: 8,
+      },
+    ],
+  },
+  UserRole: {
+    valid: `apiVersion: wsync/v1
+kind: UserRole
+metadata:
+  name: lin@example.com
+spec:
+  role: admin
+`,
+    variants: [
+      notAnEmail('lin@example.com'),
+      {
+        what: 'no role',
+        edits: [['  role: admin\n', '']],
+        code: 'schema',
+        field: 'spec',
+        line: 5,
+      },
+      {
+        what: 'a name, which only a User has (a UserRole never writes it)',
+        edits: [['  role: admin', '  role: admin\n  name: Lin']],
+        code: 'unknown-field',
+        field: 'spec.name',
+        line: 7,
       },
     ],
   },

@@ -5,7 +5,9 @@ import { KIND_NAMES } from '../../../src/kinds/index.js';
 describe('parseKinds', () => {
   it('accepts kind names, lower case and plurals, in any order; returns them in dependency order', () => {
     expect(parseKinds(['monitors', ' Notifier', 'role'])).toEqual(['Role', 'Notifier', 'Monitor']);
-    expect(parseKinds(undefined)).toEqual([...KIND_NAMES]);
+    // Absent: every kind but UserRole (the same objects as User; exported only when named).
+    expect(parseKinds(undefined)).toEqual(KIND_NAMES.filter((k) => k !== 'UserRole'));
+    expect(parseKinds(['UserRole'])).toEqual(['UserRole']);
   });
 
   it('names the known kinds when one is unknown', () => {

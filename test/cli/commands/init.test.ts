@@ -17,7 +17,7 @@ describe('wsync init', () => {
     const result = await runCli(['init', dir]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`Wrote a wsync tree in ${dir}:\n  wsync.yaml\n  .gitignore\n  notifiers/oncall.yaml\n  monitors/error-rate.yaml\n  .schemas/ (17 schemas)\n`);
+    expect(result.stdout).toContain(`Wrote a wsync tree in ${dir}:\n  wsync.yaml\n  .gitignore\n  notifiers/oncall.yaml\n  monitors/error-rate.yaml\n  .schemas/ (18 schemas)\n`);
     expect(result.stdout).toContain(`  wsync validate ${dir}`);
 
     const desired = await readDesired(dir, { env: {} });

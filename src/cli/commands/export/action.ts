@@ -8,7 +8,7 @@ import type { KindName } from '../../../core/types.js';
 import { adoptExported, checkWriterLease } from '../../../export/adopt.js';
 import { exportLive, writeExport } from '../../../export/live-export.js';
 import type { ExportResult } from '../../../export/workspace.js';
-import { KIND_NAMES, parseKindName } from '../../../kinds/index.js';
+import { KIND_NAMES, KINDS, parseKindName } from '../../../kinds/index.js';
 import { displayStateDir } from '../../../state/index.js';
 import type { CommandIo } from '../../io.js';
 import { resolveSettings } from '../../settings.js';
@@ -21,9 +21,13 @@ export class ExportUsageError extends Error {
   }
 }
 
-/** `--kind Monitor --kind notifiers` (or `--kinds A,B`) -> kinds in dependency order; absent: every kind. */
+/**
+ * `--kind Monitor --kind notifiers` (or `--kinds A,B`) -> kinds in dependency order; absent: every
+ * kind but those managing a part of another kind's objects (UserRole: the User file says the role
+ * too, and a tree declaring both is refused), which are exported only when named.
+ */
 export function parseKinds(names: readonly string[] | undefined): KindName[] {
-  if (names === undefined || names.length === 0) return [...KIND_NAMES];
+  if (names === undefined || names.length === 0) return KIND_NAMES.filter((kind) => KINDS[kind].sameObjectsAs === undefined);
   const wanted = new Set<KindName>();
   for (const part of names) {
     if (part.trim() === '') continue;
