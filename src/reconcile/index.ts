@@ -161,6 +161,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
       // The lease names this state directory's writer id: it must be on disk before the workspace holds it.
       await state.prepareWrites();
       await lease.hold();
+      lease.warnUnleasedAdoption(plan.changes.filter((c) => c.action === 'adopt').length, () => state.inventory.entries.length);
     }
     // Loaded when there is something to apply: a plan never needs it.
     const { applyPlan } = await import('../apply/index.js');

@@ -13,6 +13,12 @@ import type { JsonObject, JsonValue } from '../core/types.js';
 import { GROUPS_PATH, WRITER_LEASE_GROUP } from '../core/writer-lease-record.js';
 import { encodeSegment } from '../kinds/common.js';
 
+/**
+ * Without a lease, an apply of a new inventory that adopts at least this many objects is warned
+ * about: they may be another wsync's (docs/deploy.md "Without the RBAC add-on").
+ */
+export const UNLEASED_ADOPTION_WARNING = 5;
+
 /** How long a lease lasts unless renewed; a writer renews it once a quarter of it has passed. */
 export const DEFAULT_WRITER_LEASE_MS = 5 * 60_000;
 const PREFIX =
@@ -157,6 +163,23 @@ export class WriterLease {
       await this.release();
       throw new WriterLeaseError(after.holder, this.writer);
     }
+  }
+
+  /**
+   * After `hold`: when no lease could be kept (the token cannot read groups: no RBAC add-on),
+   * nothing stops a second writer, which adopts every object the first made. A new inventory
+   * (`owned()` 0) that is about to adopt `adopting` >= UNLEASED_ADOPTION_WARNING objects is how that
+   * looks from the second writer's side: said loudly, before the write.
+   */
+  warnUnleasedAdoption(adopting: number, owned: () => number): void {
+    if (!this.unsupported || adopting < UNLEASED_ADOPTION_WARNING || owned() > 0) return;
+    this.options.warn(
+      `ADOPTING ${adopting} OBJECTS WITHOUT A WRITER LEASE: this state directory (${safeText(this.writer.stateDir)}) is new, the ` +
+        `${adopting} objects exist in the workspace and no inventory here made them, and no writer lease can be kept (no RBAC ` +
+        'add-on, or a token without the rbac read capability). If another wsync writes this workspace with another state ' +
+        'directory, both now own these objects and each writes over the other. If this is the only wsync, nothing to do; ' +
+        'otherwise stop this one and run it with the other\'s state directory',
+    );
   }
 
   /**
