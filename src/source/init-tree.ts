@@ -47,6 +47,18 @@ spec:
       emails: [oncall@example.com]
 `;
 
+const DATASET = `# yaml-language-server: $schema=../.schemas/dataset.json
+# The dataset the monitor reads. Declared here, it is created when the workspace has none yet (a
+# monitor on a dataset that does not exist is refused), and adopted as it is when it exists.
+# wsync never deletes a dataset unless told with --prune --allow-delete Dataset.
+apiVersion: wsync/v1
+kind: Dataset
+metadata:
+  name: logs
+spec:
+  description: Application logs
+`;
+
 const MONITOR = `# yaml-language-server: $schema=../.schemas/monitor.json
 # An APL query starts with ['dataset']: quote the whole value, or YAML reads a list.
 apiVersion: wsync/v1
@@ -69,6 +81,7 @@ export function initialFiles(): InitFile[] {
   return [
     { path: 'wsync.yaml', text: CONFIG },
     { path: '.gitignore', text: GITIGNORE },
+    { path: 'datasets/logs.yaml', text: DATASET },
     { path: 'notifiers/oncall.yaml', text: NOTIFIER },
     { path: 'monitors/error-rate.yaml', text: MONITOR },
   ];
