@@ -23,7 +23,8 @@ describe('wsync run with a held delete', () => {
     let mark = d.mark;
     await rm(join(dir, 'b.yaml'));
     await writeFile(join(dir, 'a.yaml'), notifierYaml('held-team').replace('oncall@example.com', 'team@example.com'));
-    const partial = await d.waitReconcile(mark, { trigger: 'change' });
+    // The removal and the edit are two file events; a reconcile may see the removal alone first.
+    const partial = await d.waitFor((l) => l.msg === 'reconcile' && l.trigger === 'change' && l.updated === 1, { from: mark });
     expect(partial).toMatchObject({ result: 'partial', updated: 1, deleted: 0, held: 1 });
     expect(String(partial.error)).toMatch(/^degraded: 1 held: Refusing to delete 1 object/);
     const state = await env.emulator.state();
@@ -39,7 +40,7 @@ describe('wsync run with a held delete', () => {
     // Declared again: nothing is held any more.
     mark = d.mark;
     await writeFile(join(dir, 'b.yaml'), notifierYaml('held-old'));
-    expect(await d.waitReconcile(mark, { trigger: 'change' })).toMatchObject({ result: 'applied' });
+    expect(await d.waitReconcile(mark, { trigger: 'change', result: 'applied' })).toMatchObject({ deleted: 0 });
     expect(sampleValue(await scrapeMetrics(url), 'wsync_held_changes')).toBe(0);
     expect((await runCli(['ctl', 'status', '--daemon', url])).stdout).toMatch(/^held\s+none$/m);
   });
