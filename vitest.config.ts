@@ -13,7 +13,7 @@ const ISOLATED = [
   'test/emulator/behaviour.test.ts',
   'test/emulator/faults.test.ts',
   'test/plan/deletion-opt-in.test.ts',
-  'test/source/files-vanish.test.ts',
+  'test/source/read/files-vanish.test.ts',
 ];
 
 export default defineConfig({

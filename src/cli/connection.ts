@@ -4,7 +4,7 @@ import { ConfigError } from '../api/errors.js';
 import { constantToken, ownCredential, tokenFileReader } from '../api/token-source.js';
 import type { ConnectionConfig } from '../api/types.js';
 import { parseApiUrl } from '../api/url.js';
-import { EMPTY_SECRET } from '../source/interpolate.js';
+import { EMPTY_SECRET } from '../source/interpolate/interpolate.js';
 
 export interface ConnectionFlags {
   url?: string;

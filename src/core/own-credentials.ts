@@ -1,6 +1,6 @@
 // wsync's own credentials (the API token, the control token, the notification keys and URLs), as
 // the commands read them: `${env:}` and `${file:}` must never copy one into an object, whose
-// notifier or webhook may send it anywhere (src/source/interpolate.ts checks against this list).
+// notifier or webhook may send it anywhere (src/source/interpolate/interpolate.ts checks against this list).
 
 export interface OwnCredential {
   /** What it is, for messages (never its value): "the API token". */

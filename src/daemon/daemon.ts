@@ -10,7 +10,7 @@ import { isWriteAction, type Policy } from '../core/types.js';
 import { DEFAULT_LIVE_REUSE_MS, LiveCache } from '../live/index.js';
 import { PlanMemo } from '../plan/plan-memo.js';
 import { reconcile, type ReconcileOutcome } from '../reconcile/index.js';
-import { FileCache } from '../source/file-cache.js';
+import { FileCache } from '../source/read/file-cache.js';
 import { WriterLease, WriterLeaseError } from '../reconcile/writer-lease.js';
 import type { TreeLimits } from '../source/limits.js';
 import { openState, type StateHandle } from '../state/index.js';

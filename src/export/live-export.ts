@@ -5,7 +5,7 @@ import type { ApiClient } from '../api/types.js';
 import type { KindName } from '../core/types.js';
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import { isPerDataset, readLive, type LiveScope } from '../live/index.js';
-import { loadSchemas, schemaFileTexts } from '../source/schema-files.js';
+import { loadSchemas, schemaFileTexts } from '../source/validate/schema-files.js';
 import type { SchemaSet } from './schema-order.js';
 import { exportWorkspace, type ExportResult } from './workspace.js';
 import { writeTree } from './write-tree.js';

@@ -4,7 +4,7 @@
 import { asJsonObject } from '../core/json.js';
 import { toPointer } from '../core/json-paths.js';
 import type { JsonObject, JsonValue } from '../core/types.js';
-import { didYouMean } from '../source/suggest.js';
+import { didYouMean } from '../core/suggest.js';
 import type { SpecProblem } from './types.js';
 
 /**

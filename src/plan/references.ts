@@ -6,7 +6,7 @@ import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import { ByKind } from '../core/by-kind.js';
 import { toPointer } from '../core/json-paths.js';
 import { isBuiltinName, referenceNames } from '../kinds/reference-names.js';
-import { suggestion } from '../source/suggest.js';
+import { suggestion } from '../core/suggest.js';
 import type { Reference, ResolveName } from '../kinds/types.js';
 import { indexLive, type LiveIndex } from './live-index.js';
 

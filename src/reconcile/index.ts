@@ -7,7 +7,7 @@ import { PhaseTimes } from '../core/phase-times.js';
 import { liveScope, readLive, withQueryAccess, type LiveCache } from '../live/index.js';
 import { isPruneDisabled, planChanges, removedByChange, type BaseRemovals, type RemovedResource, type Selection } from '../plan/index.js';
 import type { PlanMemo } from '../plan/plan-memo.js';
-import type { FileCache } from '../source/file-cache.js';
+import type { FileCache } from '../source/read/file-cache.js';
 import { declaredObjects, readDesired } from '../source/index.js';
 import type { TreeLimits } from '../source/limits.js';
 import { KINDS } from '../kinds/index.js';

@@ -3,9 +3,9 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { Node } from 'yaml';
 import type { Diagnostic } from '../core/types.js';
 import type { WorkspaceConfig } from '../generated/spec-types.js';
-import { decodeUtf8, invalidUtf8Message } from './utf8.js';
-import { validatorFor } from './validator.js';
-import { yamlLibrary } from './yaml-lib.js';
+import { decodeUtf8, invalidUtf8Message } from './read/utf8.js';
+import { validatorFor } from './validate/validator.js';
+import { yamlLibrary } from './parse/yaml-lib.js';
 
 export const CONFIG_FILE = 'wsync.yaml';
 

@@ -9,12 +9,12 @@ import type { Diagnostic, DesiredResource, JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json.js';
 import { KINDS } from '../kinds/index.js';
 import type { DocumentFile } from '../kinds/types.js';
-import { readText, type FileText } from './files.js';
-import { readJsonText } from './json-text.js';
-import { problemDiagnostics, specProblems } from './kind-checks.js';
+import { readText, type FileText } from './read/files.js';
+import { readJsonText } from './parse/json-text.js';
+import { problemDiagnostics, specProblems } from './validate/kind-checks.js';
 import type { DocumentResult, FileResult } from './process-file.js';
-import { translateErrors } from './schema-errors.js';
-import { validatorFor } from './validator.js';
+import { translateErrors } from './validate/schema-errors.js';
+import { validatorFor } from './validate/validator.js';
 
 export type DocumentFileText = FileText | { refused: string };
 

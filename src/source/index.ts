@@ -4,15 +4,15 @@ import { CONFIG_FILE } from './config.js';
 import { sortDiagnostics } from '../core/diagnostics.js';
 import type { Desired, DesiredResource, Diagnostic, KindName, SkippedDocument, SourceLocation } from '../core/types.js';
 import { loadDocumentFiles, namesDocumentFiles, textDocumentFiles, treeDocumentFiles, type DocumentFileSource } from './document-files.js';
-import { listYamlFiles, readText, stampOf, type ListedFile, type ListingProblem } from './files.js';
-import { createSecretSources, type SecretSources } from './interpolate.js';
+import { listYamlFiles, readText, stampOf, type ListedFile, type ListingProblem } from './read/files.js';
+import { createSecretSources, type SecretSources } from './interpolate/interpolate.js';
 import type { Measure } from '../core/phase-times.js';
-import type { FileCache } from './file-cache.js';
+import type { FileCache } from './read/file-cache.js';
 import { DEFAULT_TREE_LIMITS, type TreeLimits } from './limits.js';
-import { documentCount } from './prescan.js';
+import { documentCount } from './parse/prescan.js';
 import { processFile, processText, type FileResult } from './process-file.js';
 
-export { checkReferences } from './references.js';
+export { checkReferences } from './references/references.js';
 
 export interface ReadOptions {
   /** Where `${file:PATH}` reads from; defaults to env WSYNC_SECRETS_DIR. */

@@ -3,7 +3,7 @@
 // the state directory out of git, and a wsync.yaml whose every setting is a comment.
 import { mkdir, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { writeSchemas } from './schema-files.js';
+import { writeSchemas } from './validate/schema-files.js';
 
 export interface InitFile {
   path: string;

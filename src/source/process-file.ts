@@ -2,11 +2,11 @@ import { asJsonObject, isJsonObject } from '../core/json.js';
 import type { Measure } from '../core/phase-times.js';
 import type { DesiredResource, Diagnostic, KindName } from '../core/types.js';
 import { isKindName, KINDS } from '../kinds/index.js';
-import { parseFile, type ParsedDocument } from './document.js';
-import type { FileText, ListedFile } from './files.js';
-import type { SecretSources } from './interpolate.js';
-import { labelDiagnostics, toResource, type DocumentOutcome } from './resource.js';
-import { explainDiagnostics } from './yaml-hints.js';
+import { parseFile, type ParsedDocument } from './parse/document.js';
+import type { FileText, ListedFile } from './read/files.js';
+import type { SecretSources } from './interpolate/interpolate.js';
+import { labelDiagnostics, toResource, type DocumentOutcome } from './validate/resource.js';
+import { explainDiagnostics } from './parse/yaml-hints.js';
 
 /** The natural key a document declares, for finding the same key declared twice. */
 export interface Declaration {

@@ -6,7 +6,7 @@ import { exportWorkspace } from '../../src/export/index.js';
 import type { SchemaSet } from '../../src/export/schema-order.js';
 import { KIND_NAMES } from '../../src/kinds/index.js';
 import { desiredFromTexts } from '../../src/source/index.js';
-import { loadSchemas } from '../../src/source/schema-files.js';
+import { loadSchemas } from '../../src/source/validate/schema-files.js';
 
 const schemas = Object.fromEntries(loadSchemas()) as SchemaSet;
 

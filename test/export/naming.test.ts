@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { envPart, fileBaseNames, slugify } from '../../src/export/naming.js';
 import { variableNames } from '../../src/export/secrets.js';
 import { escapeInterpolation } from '../../src/export/workspace.js';
-import { createSecretSources, interpolate } from '../../src/source/interpolate.js';
+import { createSecretSources, interpolate } from '../../src/source/interpolate/interpolate.js';
 
 describe('slugify', () => {
   it('keeps lower-case ASCII letters and digits, folds accents, joins the rest with single hyphens', () => {

@@ -6,7 +6,7 @@ import { exportWorkspace, type ExportResult } from '../../src/export/index.js';
 import type { SchemaSet } from '../../src/export/schema-order.js';
 import { planChanges } from '../../src/plan/index.js';
 import { desiredFromTexts } from '../../src/source/index.js';
-import { loadSchemas } from '../../src/source/schema-files.js';
+import { loadSchemas } from '../../src/source/validate/schema-files.js';
 import { SECRETS, VARIABLES, seedWorkspace } from './fixtures.js';
 import { liveFromSeed } from './live-from-seed.js';
 

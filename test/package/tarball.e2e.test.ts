@@ -32,7 +32,7 @@ function expectedFiles(): string[] {
     .map((file) => file.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js'));
   const schemas = filesUnder(join(root, 'schemas')).filter((file) => file.endsWith('.json'));
   const readme = readdirSync(root).filter((file) => /^(README|LICENSE|LICENCE)(\..*)?$/i.test(file));
-  return [...readme, 'package.json', 'npm-shrinkwrap.json', 'bin/wsync.js', 'dist/source/validators.cjs', ...compiled, ...schemas].sort();
+  return [...readme, 'package.json', 'npm-shrinkwrap.json', 'bin/wsync.js', 'dist/source/validate/validators.cjs', ...compiled, ...schemas].sort();
 }
 
 describe('the npm tarball, installed into an empty prefix', () => {

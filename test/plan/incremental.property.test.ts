@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Desired, LiveState } from '../../src/core/types.js';
 import { planChanges } from '../../src/plan/index.js';
 import { PlanMemo } from '../../src/plan/plan-memo.js';
-import { FileCache } from '../../src/source/file-cache.js';
+import { FileCache } from '../../src/source/read/file-cache.js';
 import { readDesired } from '../../src/source/index.js';
 import { HASH_KEY, inventoryOf, liveOf, obj, owns, policyOf } from './builders.js';
 

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createApiClient } from '../../../api/client.js';
 import { ConfigError } from '../../../api/errors.js';
-import { BaseTreeError } from '../../../source/base-tree.js';
+import { BaseTreeError } from '../../../source/read/base-tree.js';
 import { formatDiagnostic, formatSkip, sortDiagnostics } from '../../../core/diagnostics.js';
 import { PhaseTimes } from '../../../core/phase-times.js';
 import { createRedactor } from '../../../core/redact.js';

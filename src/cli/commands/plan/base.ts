@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { formatDiagnostic } from '../../../core/diagnostics.js';
 import type { Desired } from '../../../core/types.js';
-import { BaseTreeError, readBaseDir, readGitBase } from '../../../source/base-tree.js';
+import { BaseTreeError, readBaseDir, readGitBase } from '../../../source/read/base-tree.js';
 import type { TreeLimits } from '../../../source/limits.js';
 import type { CommandIo } from '../../io.js';
 import type { PlanFlags } from './command.js';

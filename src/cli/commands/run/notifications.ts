@@ -4,7 +4,7 @@ import { constantToken, ownCredential, tokenFileReader } from '../../../api/toke
 import { parseWebhookUrl } from '../../../api/webhook.js';
 import type { NotificationTarget } from '../../../daemon/notify/notifier.js';
 import type { WorkspaceConfig } from '../../../generated/spec-types.js';
-import { EMPTY_SECRET } from '../../../source/interpolate.js';
+import { EMPTY_SECRET } from '../../../source/interpolate/interpolate.js';
 
 export interface NotifyFlags {
   notifyWebhook?: string;

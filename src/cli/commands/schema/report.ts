@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { KIND_NAMES, KINDS, parseKindName } from '../../../kinds/index.js';
-import { loadSchemas, schemaDescription, writeSchemas } from '../../../source/schema-files.js';
+import { loadSchemas, schemaDescription, writeSchemas } from '../../../source/validate/schema-files.js';
 import { schemaDir } from '../../../util/package-root.js';
 
 export interface SchemaResult {

@@ -4,7 +4,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { ConfigError } from '../../../api/errors.js';
 import type { Diagnostic, KindName } from '../../../core/types.js';
 import { declaredObjects, readDesired, readDesiredPaths, rootOfPaths, type SourcePath } from '../../../source/index.js';
-import { isFile, treeOfFile, withDocumentOwners } from '../../../source/validate-scope.js';
+import { isFile, treeOfFile, withDocumentOwners } from '../../../source/read/validate-scope.js';
 import type { TreeLimits } from '../../../source/limits.js';
 import { treeLimitsOf } from '../../limits.js';
 import type { CommandIo } from '../../io.js';

@@ -1,0 +1,197 @@
+import jsYaml from 'js-yaml';
+import { isJsonObject, setOwn } from '../../core/json.js';
+import type { JsonObject, JsonValue, SourceLocation } from '../../core/types.js';
+import { CORE_SCHEMA_12 } from './core-schema.js';
+import { declinedText, Guard, GuardStop } from './fast-guard.js';
+import { hasOwn, MERGE_KEY } from './field-path.js';
+import { declaresWsyncApiVersion, interpolateDocument } from '../interpolate/interpolate-document.js';
+import type { SecretSources } from '../interpolate/interpolate.js';
+import { locationsOnDemand, type LocationSource } from './lazy-locations.js';
+import { MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_DOCUMENT_NODES } from '../limits.js';
+import { readWithYaml } from './yaml-document.js';
+
+// The fast path: js-yaml (several times faster than `yaml`) reads the values of a file that has
+// nothing to report. It declines (returns undefined) whatever it cannot vouch for, and the `yaml`
+// path then reads the file as before, so every diagnostic still comes from there, with its exact
+// position. What it takes, it must read exactly as the `yaml` path does: test/source/fast-path
+// checks that on generated documents. Positions are computed on demand, by the `yaml` path.
+
+/** The location maps of a file's documents, computed by the `yaml` path on first use, all at once. */
+class FileLocations implements LocationSource {
+  private byStart: Map<number, Record<string, SourceLocation>> | undefined;
+
+  constructor(
+    private text: string,
+    private readonly file: string,
+  ) {}
+
+  locationsAt(startOffset: number, start: SourceLocation): Record<string, SourceLocation> {
+    if (this.byStart === undefined) {
+      this.byStart = new Map();
+      for (const doc of readWithYaml(this.text, this.file).documents) this.byStart.set(doc.startOffset, doc.locations);
+      this.text = '';
+    }
+    return this.byStart.get(startOffset) ?? { '': start };
+  }
+}
+
+/** Thrown inside the fast path to decline a file; never escapes it. */
+class Declined extends Error {}
+
+/**
+ * Makes js-yaml's output a tree as the `yaml` path builds it: an alias becomes a copy (js-yaml
+ * shares the node), merge keys are applied. Declines what the `yaml` path would report: non-finite
+ * numbers, null keys, merges of anything but mappings, documents near the node, alias or depth
+ * limits. Without aliases in the file nothing is shared, and the output is changed in place.
+ */
+class Copier {
+  private nodes = 0;
+
+  constructor(
+    private readonly budget: number,
+    private readonly inPlace: boolean,
+  ) {}
+
+  reset(): void {
+    this.nodes = 0;
+  }
+
+  copy(value: unknown, depth: number): JsonValue {
+    if (++this.nodes > this.budget) throw new Declined('a document near the node or alias limits');
+    if (typeof value === 'string' || typeof value === 'boolean' || value === null) return value;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) throw new Declined('a number that is not finite');
+      return value;
+    }
+    if (depth >= MAX_DEPTH - 1) throw new Declined('a document near the depth limit');
+    if (Array.isArray(value)) {
+      const out: JsonValue[] = this.inPlace ? (value as JsonValue[]) : new Array<JsonValue>(value.length);
+      for (let i = 0; i < value.length; i++) out[i] = this.copy(value[i], depth + 1);
+      return out;
+    }
+    if (typeof value === 'object') return this.mapping(value as Record<string, unknown>, depth);
+    throw new Declined('a value of an unexpected type');
+  }
+
+  private mapping(raw: Record<string, unknown>, depth: number): JsonObject {
+    // js-yaml turns a null key into "null"; the `yaml` path into "".
+    if (hasOwn(raw, 'null')) throw new Declined('a null key');
+    if (!hasOwn(raw, MERGE_KEY)) {
+      const out = this.inPlace ? (raw as JsonObject) : {};
+      for (const key of Object.keys(raw)) {
+        const value = raw[key];
+        const copied = this.copy(value, depth + 1);
+        if (!this.inPlace || copied !== value) setOwn(out, key, copied);
+      }
+      return out;
+    }
+    const out: JsonObject = {};
+    let merged: Set<string> | undefined;
+    for (const key of Object.keys(raw)) {
+      if (key === MERGE_KEY) {
+        merged = this.merge(this.copy(raw[key], depth + 1), out);
+        continue;
+      }
+      // An explicit key overrides a merged one; js-yaml has already refused a repeated key.
+      if (hasOwn(out, key) && merged?.delete(key) !== true) throw new Declined('a key merged and repeated');
+      setOwn(out, key, this.copy(raw[key], depth + 1));
+    }
+    return out;
+  }
+
+  private merge(value: JsonValue, out: JsonObject): Set<string> {
+    const added = new Set<string>();
+    const sources = Array.isArray(value) ? value : [value];
+    for (const source of sources) {
+      if (!isJsonObject(source)) throw new Declined('a merge of something other than mappings');
+      for (const key of Object.keys(source)) {
+        if (hasOwn(out, key)) continue;
+        setOwn(out, key, source[key]!);
+        added.add(key);
+      }
+    }
+    return added;
+  }
+}
+
+/** No interpolated strings (most documents): one empty map for them all. */
+export const NO_STRINGS: ReadonlyMap<string, string> = new Map();
+
+export interface FastDocument {
+  value: JsonValue;
+  start: SourceLocation;
+  interpolated: string[];
+  written: ReadonlyMap<string, string>;
+  /** The document's location map, computed on first use (see lazy-locations.ts). */
+  locations: Record<string, SourceLocation>;
+  /** Bytes its aliases expand to (limits.ts, MAX_ALIAS_EXPANSION_BYTES). */
+  aliasBytes: number;
+}
+
+/**
+ * The documents of a file that has nothing to report, or why the `yaml` path must read it: each
+ * reason stands for something the fast path would read differently or not report.
+ */
+export function readFastOrDecline(text: string, file: string, sources: SecretSources): FastDocument[] | { declined: string } {
+  const textReason = declinedText(text);
+  if (textReason !== undefined) return { declined: textReason };
+  // Without aliases nothing is shared or expanded, and the node limit is the only bound.
+  const aliases = text.includes('*');
+  const budget = (aliases ? MAX_ALIAS_EXPANSION : MAX_DOCUMENT_NODES) / 2;
+  const guard = new Guard(budget);
+  let raws: unknown[];
+  try {
+    const options: jsYaml.LoadOptions & { maxDepth: number } = {
+      schema: CORE_SCHEMA_12,
+      // Deeper documents are the `yaml` path's to report; this only bounds js-yaml's recursion.
+      maxDepth: MAX_DEPTH + 8,
+      listener: guard.listener,
+    };
+    raws = jsYaml.loadAll(text, null, options);
+  } catch (err) {
+    if (err instanceof GuardStop) return { declined: err.message };
+    return { declined: `js-yaml: ${err instanceof Error ? (err.message.split('\n', 1)[0] ?? '') : String(err)}` };
+  }
+  if (guard.unusual !== undefined) return { declined: guard.unusual };
+  // The guard has checked every node; only aliases (shared nodes) and merge keys need a copy.
+  const copier = aliases || guard.merges ? new Copier(budget, !aliases) : undefined;
+  const placeholders = text.includes('${');
+  // Positions come from the `yaml` path reading the same text: js-yaml's copy of it, which its
+  // strings keep alive anyway, rather than a second one (it only has a NUL, maybe a line break, added).
+  const lazy = new FileLocations(guard.input.endsWith('\0') ? guard.input.slice(0, -1) : text, file);
+  const out: FastDocument[] = [];
+  try {
+    for (let i = 0; i < raws.length; i++) {
+      const raw = raws[i];
+      // An empty document (a trailing ---, only comments) holds nothing to count.
+      if (raw === null || raw === undefined) continue;
+      const at = guard.starts[i];
+      if (at === undefined) return { declined: 'a document without a start' };
+      let value = raw as JsonValue;
+      if (copier !== undefined) {
+        copier.reset();
+        value = copier.copy(raw, 0);
+      }
+      let interpolated: string[] = [];
+      let written: ReadonlyMap<string, string> = NO_STRINGS;
+      if (placeholders && declaresWsyncApiVersion(value)) {
+        const secrets = interpolateDocument(value, sources);
+        if (secrets.problems.length > 0) return { declined: 'a placeholder that cannot be resolved' };
+        ({ interpolated, written } = secrets);
+      }
+      const start = { file, line: at.line + 1, column: at.column + 1 };
+      const aliasBytes = guard.aliasBytes[i] ?? 0;
+      out.push({ value, start, interpolated, written, locations: locationsOnDemand(lazy, at.offset, start), aliasBytes });
+    }
+  } catch (err) {
+    if (err instanceof Declined) return { declined: err.message };
+    throw err;
+  }
+  return out;
+}
+
+/** The documents of a file that has nothing to report, or undefined when the `yaml` path must read it. */
+export function readFast(text: string, file: string, sources: SecretSources): FastDocument[] | undefined {
+  const read = readFastOrDecline(text, file, sources);
+  return Array.isArray(read) ? read : undefined;
+}

@@ -1,0 +1,185 @@
+import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { join, relative, isAbsolute } from 'node:path';
+import { safeText } from '../../core/safe-text.js';
+import type { FileStamp } from './file-cache.js';
+import { MAX_FILE_BYTES } from '../limits.js';
+import { decodeUtf8, invalidUtf8Message } from './utf8.js';
+
+export interface ListedFile {
+  /** Relative to the directory read, with `/` separators. */
+  path: string;
+  absolute: string;
+}
+
+/** Something in the tree that is refused (a symbolic link leading out of it). */
+export interface ListingProblem {
+  path: string;
+  message: string;
+}
+
+export interface Listing {
+  files: ListedFile[];
+  problems: ListingProblem[];
+}
+
+const YAML_FILE = /\.ya?ml$/i;
+
+function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+function errorCode(err: unknown): string {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' ? code : 'an error';
+}
+
+/**
+ * A folder or link listed a moment ago and gone now (git-sync removing an old worktree while it is
+ * read): the listing is not the tree, so it is an error and nothing is written from it.
+ */
+function vanished(path: string, what: string, err: unknown): ListingProblem {
+  return {
+    path,
+    message: `${what} disappeared or could not be read while the tree was listed (${errorCode(err)}): the files read are not the whole tree, nothing is written from them`,
+  };
+}
+
+function linkText(path: string): string {
+  try {
+    return ` (to ${safeText(readlinkSync(path))})`;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Every *.yaml / *.yml under `root`, sorted by relative path. Skips dot-folders and node_modules.
+ * `root` itself may be a symbolic link (git-sync's). Links inside the tree are followed, each real
+ * directory once (a link cycle cannot loop), as long as their target is inside the tree: a link
+ * leading out of it (to /etc, to a secret) is a problem, never read. A folder that cannot be
+ * listed, or a link that disappears, is a problem too: a partial listing must never pass for the
+ * tree (prune would delete what the missing files declare). A link whose target never existed
+ * (dangling) is skipped.
+ */
+export function listYamlFiles(root: string): Listing {
+  const files: ListedFile[] = [];
+  const problems: ListingProblem[] = [];
+  const visited = new Set<string>();
+  let rootReal: string;
+  try {
+    rootReal = realpathSync(root);
+  } catch (err) {
+    return { files, problems: [vanished('.', 'the directory', err)] };
+  }
+  function visit(absolute: string, relativePath: string): void {
+    let real: string;
+    let entries;
+    try {
+      real = realpathSync(absolute);
+      entries = readdirSync(absolute, { withFileTypes: true });
+    } catch (err) {
+      problems.push(vanished(relativePath === '' ? '.' : relativePath, relativePath === '' ? 'the directory' : 'the folder', err));
+      return;
+    }
+    if (visited.has(real)) return;
+    visited.add(real);
+    entries.sort((a, b) => byName(a.name, b.name));
+    for (const entry of entries) {
+      const childAbsolute = join(absolute, entry.name);
+      const childRelative = relativePath === '' ? entry.name : `${relativePath}/${entry.name}`;
+      let isDirectory = entry.isDirectory();
+      let isFile = entry.isFile();
+      const skippedFolder = entry.name.startsWith('.') || entry.name === 'node_modules';
+      if (entry.isSymbolicLink()) {
+        let target: string;
+        try {
+          const info = statSync(childAbsolute);
+          isDirectory = info.isDirectory();
+          isFile = info.isFile();
+          target = realpathSync(childAbsolute);
+        } catch (err) {
+          if (linkGone(childAbsolute)) problems.push(vanished(childRelative, 'the symbolic link', err));
+          continue; // a dangling link: its target was never there
+        }
+        const read = (isDirectory && !skippedFolder) || (isFile && YAML_FILE.test(entry.name));
+        if (read && !isInside(rootReal, target)) {
+          problems.push({
+            path: childRelative,
+            message:
+              `a symbolic link${linkText(childAbsolute)} to a ${isDirectory ? 'folder' : 'file'} outside the directory read: ` +
+              'refused, only files inside it are read',
+          });
+          continue;
+        }
+      }
+      if (isDirectory) {
+        if (skippedFolder) continue;
+        visit(childAbsolute, childRelative);
+      } else if (isFile && YAML_FILE.test(entry.name)) {
+        files.push({ path: childRelative, absolute: childAbsolute });
+      }
+    }
+  }
+  visit(root, '');
+  return { files: files.sort((a, b) => byName(a.path, b.path)), problems };
+}
+
+/** The link itself is gone (lstat fails), not only its target. */
+function linkGone(path: string): boolean {
+  try {
+    lstatSync(path);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The file's stamp (device, inode, size, modification and change times to the nanosecond) and its
+ * size, from one stat; undefined when it cannot be had (the read then says why).
+ */
+export function stampOf(file: ListedFile): (FileStamp & { bytes: number }) | undefined {
+  try {
+    const info = statSync(file.absolute, { bigint: true });
+    return {
+      stamp: `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`,
+      changedMs: Number(info.ctimeMs),
+      bytes: Number(info.size),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+export type FileText =
+  | { text: string; bytes: number }
+  | { error: string; line?: number; column?: number }
+  /** The file would take the tree past its byte limit: not read. */
+  | { overLimit: number };
+
+/**
+ * A file's text, or why it cannot be had. `budget` is how many bytes the tree may still read.
+ * Synchronous on purpose: for hundreds of small files the thread-pool round trips of fs/promises
+ * cost more than the reads.
+ */
+export function readText(file: ListedFile, budget: number = Number.POSITIVE_INFINITY): FileText {
+  let bytes: Buffer;
+  try {
+    const info = statSync(file.absolute);
+    if (info.size > MAX_FILE_BYTES) return { error: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB; split it into smaller files` };
+    if (info.size > budget) return { overLimit: info.size };
+    bytes = readFileSync(file.absolute);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    return { error: `cannot be read${code ? ` (${code})` : ''}` };
+  }
+  const decoded = decodeUtf8(bytes);
+  if ('text' in decoded) return { text: decoded.text, bytes: bytes.length };
+  const { line, column } = decoded.invalidAt;
+  return { error: invalidUtf8Message(decoded.invalidAt), line, column };
+}
