@@ -47,6 +47,8 @@ export class ChangeActions {
         return this.adopt(change, module, resource);
       case 'replace':
         return this.replace(change, module, resource, requireId(change));
+      case 'abandon':
+        return this.abandon(change);
       default:
         throw new Error(`unexpected action ${change.action}`);
     }
@@ -114,6 +116,13 @@ export class ChangeActions {
     channel.index.set(change.kind, change.key, id, oldId);
     await this.records.recordOwned(change.kind, change.key, id, resource);
     return { id };
+  }
+
+  /** `wsync/mode: abandon`: the object leaves the inventory and stays live; nothing is sent. */
+  private async abandon(change: Change): Promise<Done> {
+    const id = requireId(change);
+    await this.records.forget(change.kind, id);
+    return { id, message: 'no longer owned; it stays live' };
   }
 
   private async remove(change: Change, module: KindModule): Promise<Done> {

@@ -8,6 +8,7 @@ const PAST: Partial<Record<Action, string>> = {
   replace: 'replaced',
   delete: 'deleted',
   adopt: 'adopted',
+  abandon: 'abandoned',
 };
 
 function duration(ms: number): string {
@@ -34,6 +35,7 @@ export function formatApplySummary(result: ApplyResult): string {
     ...(result.replaced > 0 ? [`${result.replaced} replaced`] : []),
     `${result.deleted} deleted`,
     `${result.adopted} adopted`,
+    ...(result.abandoned > 0 ? [`${result.abandoned} abandoned`] : []),
     `${result.failed} failed`,
     `${result.skipped} skipped`,
   ];

@@ -3,11 +3,11 @@
 import { createRedactor } from '../core/redact.js';
 import type { ApplyEvent, ApplyResult } from './types.js';
 
-type Counts = Pick<ApplyResult, 'created' | 'updated' | 'replaced' | 'deleted' | 'adopted' | 'failed' | 'skipped'>;
+type Counts = Pick<ApplyResult, 'created' | 'updated' | 'replaced' | 'deleted' | 'adopted' | 'abandoned' | 'failed' | 'skipped'>;
 
 export class ApplyReport {
   readonly events: ApplyEvent[] = [];
-  readonly counts: Counts = { created: 0, updated: 0, replaced: 0, deleted: 0, adopted: 0, failed: 0, skipped: 0 };
+  readonly counts: Counts = { created: 0, updated: 0, replaced: 0, deleted: 0, adopted: 0, abandoned: 0, failed: 0, skipped: 0 };
   private readonly secrets: string[];
   private redactor: (text: string) => string;
 
@@ -35,6 +35,7 @@ export class ApplyReport {
     else if (event.action === 'replace') counts.replaced++;
     else if (event.action === 'delete') counts.deleted++;
     else if (event.action === 'adopt') counts.adopted++;
+    else if (event.action === 'abandon') counts.abandoned++;
     this.tell(event);
   }
 

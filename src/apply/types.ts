@@ -63,6 +63,8 @@ export interface ApplyResult {
   replaced: number;
   deleted: number;
   adopted: number;
+  /** Dropped from the inventory by `wsync/mode: abandon`, left live. */
+  abandoned: number;
   failed: number;
   skipped: number;
   /** Changes the plan found in sync. */

@@ -153,11 +153,14 @@ export const DEFAULT_POLICY: Policy = {
 };
 
 /** Every action a plan can give a change, in the order of the plan's summary. */
-export const ACTIONS = ['create', 'update', 'replace', 'delete', 'adopt', 'noop', 'skipped', 'refused'] as const;
+export const ACTIONS = ['create', 'update', 'replace', 'delete', 'adopt', 'abandon', 'noop', 'skipped', 'refused'] as const;
 export type Action = (typeof ACTIONS)[number];
 
-/** The actions apply carries out (an adoption writes at least the inventory); `noop`, `skipped` and `refused` never reach the API. */
-export const WRITE_ACTIONS: readonly Action[] = ['create', 'update', 'replace', 'delete', 'adopt'];
+/**
+ * The actions apply carries out (an adoption writes at least the inventory, an abandon only the
+ * inventory: `wsync/mode: abandon`); `noop`, `skipped` and `refused` never reach the API.
+ */
+export const WRITE_ACTIONS: readonly Action[] = ['create', 'update', 'replace', 'delete', 'adopt', 'abandon'];
 
 export function isWriteAction(action: Action): boolean {
   return WRITE_ACTIONS.includes(action);

@@ -29,6 +29,14 @@ export function isObserved(resource: DesiredResource | undefined, policy: Policy
   return policy.mode === 'observe' || resource?.annotations[ANNOTATION_MODE] === 'observe';
 }
 
+/**
+ * `wsync/mode: abandon`: stop managing the object without deleting it. The plan drops an owned
+ * one from the inventory (action `abandon`), and an object wsync does not own is never written.
+ */
+export function isAbandoned(resource: DesiredResource): boolean {
+  return resource.annotations[ANNOTATION_MODE] === 'abandon';
+}
+
 export function isPruneDisabled(resource: DesiredResource): boolean {
   return resource.annotations[ANNOTATION_PRUNE] === 'disabled';
 }

@@ -25,7 +25,8 @@ import {
 import type { Measure } from '../core/phase-times.js';
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import type { KindModule } from '../kinds/types.js';
-import { ignoredFields, isIssuedSecretHeldElsewhere, isObserved, mayDetachUnlisted, rotationGraceMs } from './annotations.js';
+import { planAbandoned } from './abandon.js';
+import { ignoredFields, isAbandoned, isIssuedSecretHeldElsewhere, isObserved, mayDetachUnlisted, rotationGraceMs } from './annotations.js';
 import { droppedUnlistedIds, unlistedDropMessage } from './unlisted-ids.js';
 import { inventoryWithBase, type BaseRemovals } from './base.js';
 import { compareSpecs } from './compare.js';
@@ -244,6 +245,7 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
     return { ...skip(reason), id: match.object.id };
   }
   const entry = match ? ctx.ownership.entryFor(resource.kind, match.object.id) : undefined;
+  if (isAbandoned(resource)) return planAbandoned(change, match?.object.id, entry !== undefined, ctx.policy, OBSERVE_REASON);
   const { diffs, secretUnknown } = compareSpecs({
     module,
     desired: spec,
@@ -540,6 +542,8 @@ export function planChanges(desired: Desired, allLive: LiveState, inventory: Inv
     const names = nameIndexFrom(desired, liveIndex);
     const deleted = new Set(changes.filter((c) => c.action === 'delete' && c.id).map((c) => `${c.kind}/${c.id}`));
     for (const resource of planned) {
+      // An abandoned object is never written: what it refers to is no longer wsync's business.
+      if (isAbandoned(resource)) continue;
       const module = KINDS[resource.kind];
       const spec = module.normalize?.(resource.spec) ?? resource.spec;
       const check = checkReferences(resource, spec, {

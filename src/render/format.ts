@@ -18,6 +18,7 @@ export const ACTION_SYMBOL: Readonly<Record<Action, string>> = {
   replace: '-/+',
   delete: '-',
   adopt: '>',
+  abandon: '<',
   noop: '=',
   skipped: '?',
   refused: '!',
@@ -29,7 +30,7 @@ export function actionLabel(action: Action): string {
 }
 
 /** Order of actions in summaries and tables. */
-export const ACTION_ORDER: readonly Action[] = ['create', 'update', 'replace', 'delete', 'adopt', 'skipped', 'refused', 'noop'];
+export const ACTION_ORDER: readonly Action[] = ['create', 'update', 'replace', 'delete', 'adopt', 'abandon', 'skipped', 'refused', 'noop'];
 
 /** A value as JSON, with what JSON leaves raw (C1 controls, bidi controls, zero-width) escaped too. */
 export function formatValue(value: JsonValue | undefined): string {
@@ -76,6 +77,7 @@ export function summarySentence(plan: Plan): string {
   const parts = [`${s.create} to create`, `${s.update} to update`];
   if (s.replace > 0) parts.push(`${s.replace} to replace`);
   parts.push(`${s.delete} to delete`, `${s.adopt} to adopt`);
+  if (s.abandon > 0) parts.push(`${s.abandon} to abandon`);
   const extra: string[] = [];
   if (s.skipped > 0) extra.push(`${s.skipped} skipped`);
   if (s.refused > 0) extra.push(`${s.refused} held`);

@@ -33,6 +33,7 @@ const ACTION_STYLE: Readonly<Record<Action, Style>> = {
   replace: 'magenta',
   delete: 'red',
   adopt: 'cyan',
+  abandon: 'cyan',
   noop: 'dim',
   skipped: 'dim',
   refused: 'red',

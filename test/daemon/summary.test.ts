@@ -13,7 +13,7 @@ function plan(changes: Change[]): Plan {
     changes,
     diagnostics: [],
     refusals: [],
-    summary: { create: 0, update: 0, replace: 0, delete: 0, adopt: 0, noop: 0, skipped: 0, refused: 0 },
+    summary: { create: 0, update: 0, replace: 0, delete: 0, adopt: 0, abandon: 0, noop: 0, skipped: 0, refused: 0 },
     fingerprint: { desired: '', live: '', desiredObjects: {}, liveObjects: {} },
   };
 }
@@ -25,6 +25,7 @@ function result(events: ApplyResult['events']): ApplyResult {
     replaced: 0,
     deleted: 3,
     adopted: 1,
+    abandoned: 0,
     failed: 1,
     skipped: 0,
     unchanged: 4,
