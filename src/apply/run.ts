@@ -6,7 +6,7 @@ import { ChangeActions, SkipChange } from './change-actions.js';
 import { DeferredReferences } from './deferred-references.js';
 import { InventoryRecords } from './inventory-records.js';
 import { IssuedSecrets } from './issued-secrets.js';
-import { ApplyIndex } from './name-index.js';
+import { KeyIdIndex } from './key-id-index.js';
 import { ApplyReport } from './report.js';
 import { Schedule } from './schedule.js';
 import type { ApplyEvent, ApplyInput, ApplyOutcome, ApplyResult, Done } from './types.js';
@@ -14,7 +14,7 @@ import { messageOf, WriteChannel } from './writes.js';
 
 export class ApplyRun {
   private readonly report: ApplyReport;
-  private readonly index: ApplyIndex;
+  private readonly index: KeyIdIndex;
   private readonly channel: WriteChannel;
   private readonly records: InventoryRecords;
   private readonly deferred: DeferredReferences;
@@ -26,7 +26,7 @@ export class ApplyRun {
     for (const resource of input.desired.resources) byKey.set(resource.kind, resource.key, resource);
     const declared = (kind: KindName, key: string): DesiredResource | undefined => byKey.get(kind, key);
     this.report = new ApplyReport(input.desired.secretValues, input.onChange);
-    this.index = new ApplyIndex(input.desired, input.live, input.memo);
+    this.index = new KeyIdIndex(input.desired, input.live, input.memo);
     this.channel = new WriteChannel(input.client, this.index, input.state.inventory.hashKey);
     this.records = new InventoryRecords(input.state, declared);
     this.deferred = new DeferredReferences(this.channel);

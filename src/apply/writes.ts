@@ -12,7 +12,7 @@ import { listKind } from '../live/index.js';
 import { ignoredFields } from '../plan/annotations.js';
 import { diffsAgainst } from '../plan/replan.js';
 import { SkipChange, type WriteVersions } from './types.js';
-import type { ApplyIndex } from './name-index.js';
+import type { KeyIdIndex } from './key-id-index.js';
 
 /** POSTs that got no answer are retried this many times in all, each after a fresh list. */
 export const MAX_POST_ATTEMPTS = 3;
@@ -80,7 +80,7 @@ export class WriteChannel {
 
   constructor(
     private readonly client: ApiClient,
-    readonly index: ApplyIndex,
+    readonly index: KeyIdIndex,
     /** Key of the secret hashes, for re-planning an object after a stale write. */
     private readonly hashKey = '',
   ) {}

@@ -20,7 +20,7 @@ import { limitHeapGrowth } from './heap-growth.js';
 import { startHttpServer, type HttpServer, type ListenAddress } from './http.js';
 import type { Logger } from './logger.js';
 import { DaemonMetrics } from './metrics.js';
-import { Notifier, type NotificationTarget } from './notify/notifier.js';
+import { NotificationDispatcher, type NotificationTarget } from './notify/dispatcher.js';
 import { primaryTrigger, Scheduler, type RunResult, type Trigger } from './scheduler.js';
 import { resolveSnapshot, type Snapshot } from './snapshot.js';
 import { renderStatusPage } from './status-page.js';
@@ -75,7 +75,7 @@ const MAX_LOGGED_DIAGNOSTICS = 20;
 export class Daemon {
   readonly metrics: DaemonMetrics;
   readonly status = new DaemonStatus();
-  private readonly notifier: Notifier | null = null;
+  private readonly dispatcher: NotificationDispatcher | null = null;
   private readonly webhooks: WebhookSender | null = null;
   private readonly config: DaemonConfig;
   private readonly log: Logger;
@@ -107,7 +107,7 @@ export class Daemon {
     if (config.notifications && config.notifications.targets.length > 0) {
       const webhooks = createWebhookSender({ timeoutMs: config.notifications.timeoutMs });
       this.webhooks = webhooks;
-      this.notifier = new Notifier({
+      this.dispatcher = new NotificationDispatcher({
         targets: config.notifications.targets,
         send: (req) => webhooks.post(req),
         source: { host: hostname(), dir: config.dir },
@@ -195,7 +195,7 @@ export class Daemon {
       this.state = null;
     }
     await this.client.close().catch(() => undefined);
-    await this.notifier?.close();
+    await this.dispatcher?.close();
     await this.webhooks?.close().catch(() => undefined);
     await this.server?.close();
     this.log.info('stopped');
@@ -229,7 +229,7 @@ export class Daemon {
       {
         url: this.server.url,
         control: this.config.controlToken !== undefined,
-        notify: this.notifier?.targets.map((t) => `${t.name} (${t.type})`),
+        notify: this.dispatcher?.targets.map((t) => `${t.name} (${t.type})`),
         suspended: this.status.suspendedSince !== null || undefined,
       },
       'listening',
@@ -554,7 +554,7 @@ export class Daemon {
     }
     this.metrics.consecutiveFailures.set(ok ? 0 : this.scheduler.status().failures + 1);
     this.status.record(record);
-    this.notifier?.reconciled({
+    this.dispatcher?.reconciled({
       result: record.result,
       revision: record.revision,
       at: new Date(endedMs).toISOString(),

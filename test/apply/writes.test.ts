@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/types.js';
-import { ApplyIndex } from '../../src/apply/name-index.js';
+import { KeyIdIndex } from '../../src/apply/key-id-index.js';
 import { SkipChange } from '../../src/apply/types.js';
 import { WriteChannel } from '../../src/apply/writes.js';
 import type { Change, JsonObject } from '../../src/core/types.js';
@@ -36,7 +36,7 @@ async function channelFor(script: (method: string, url: string) => Scripted): Pr
   server = await startScriptServer((req) => script(req.method, req.url));
   client = createApiClient({ url: server.url, token: () => 'test-token', retryBaseMs: 1, maxRetries: 0 });
   const live = liveOf([listed]);
-  return { channel: new WriteChannel(client, new ApplyIndex(desiredOf(declared), live)), server };
+  return { channel: new WriteChannel(client, new KeyIdIndex(desiredOf(declared), live)), server };
 }
 
 describe('WriteChannel', () => {

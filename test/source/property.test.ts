@@ -18,7 +18,7 @@ const RUNS = 200;
 const HANG_MS = 5000;
 const ENV = { SECRET: 'property-secret-value', EMPTY: '' };
 
-const TOKENS = [
+const LEXEMES = [
   'apiVersion: wsync/v1\n', 'kind: Monitor\n', 'kind: Notifier\n', 'kind: User\n', 'kind: Bogus\n', 'metadata:\n',
   '  name: x\n', 'spec:\n', '  type: Threshold\n', '  notifiers: [a, b]\n', '  properties:\n', '    slack:\n',
   '      slackUrl: ${env:SECRET}\n', '${env:MISSING}', '${file:x}', '$${', '${', '}', '---\n', '...\n', '- ', '  ', '\t',
@@ -27,7 +27,7 @@ const TOKENS = [
   '\u0000', '\ufeff', 'é', '\u2028',
 ];
 
-const yamlish = fc.array(fc.constantFrom(...TOKENS), { maxLength: 120 }).map((parts) => parts.join(''));
+const yamlish = fc.array(fc.constantFrom(...LEXEMES), { maxLength: 120 }).map((parts) => parts.join(''));
 
 const scalar = fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
 const fieldNames = fc.constantFrom(
@@ -93,7 +93,7 @@ describe('validate on arbitrary input', () => {
     );
   });
 
-  it('YAML-ish token soup never throws', () => {
+  it('YAML-ish lexeme soup never throws', () => {
     fc.assert(
       fc.property(yamlish, (text) => {
         checkResult(desiredFromTexts([{ path: 'a.yaml', text }], { env: ENV }));

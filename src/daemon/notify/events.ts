@@ -5,7 +5,7 @@ import type { DriftItem, ReconcileResult } from '../status.js';
 export const NOTIFICATION_TYPES = ['reconcile.failed', 'plan.refused', 'drift.detected', 'reconcile.recovered'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
-/** One reconcile as the notifier sees it; every text in it is already redacted and escaped. */
+/** One reconcile as the dispatcher sees it; every text in it is already redacted and escaped. */
 export interface ReconcileReport {
   result: ReconcileResult;
   revision: string | null;

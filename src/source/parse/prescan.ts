@@ -3,16 +3,17 @@ import { MAX_DEPTH, MAX_EXACT_READ_NODES } from '../limits.js';
 import { Positions } from './positions.js';
 import { yamlLibrary } from './yaml-lib.js';
 
-// A linear look at a file's tokens before the `yaml` parser builds anything from them: the
-// parser's memory grows with the nodes of a file (about 1 KB each at its peak) and its recursion
-// with the nesting, so a file deep or large enough to exhaust either is refused here, at the line
-// where it passes the limit. It uses the `yaml` library's own lexer (a generator that keeps no
+// A linear look at a file's lexemes (the pieces of text the `yaml` lexer yields; a "token", in
+// wsync, is a credential) before the parser builds anything from them: the parser's memory grows
+// with the nodes of a file (about 1 KB each at its peak) and its recursion with the nesting, so a
+// file deep or large enough to exhaust either is refused here, at the line where it passes the
+// limit. It uses the `yaml` library's own lexer (a generator that keeps no
 // tree), so it sees what the parser will: quotes, block scalars and comments are scalars to it.
 // The fast path does not need it: js-yaml stops at its own depth limit (maxDepth) and the guard
 // stops it at the node budget (fast-guard.ts), both as they read.
 
 export interface Prescan {
-  /** Offset of the token where a limit was passed. */
+  /** Offset of the lexeme where a limit was passed. */
   offset: number;
   message: string;
 }
@@ -22,10 +23,11 @@ interface Collection {
   kind: 'seq' | 'map';
 }
 
-const CONTROL = new Set(['\x02', '\x18', '\x1f']);
+// The lexer's markers, which are not text: a document starts, a flow collection ends, a scalar follows.
+const CONTROL_LEXEMES = new Set(['\x02', '\x18', '\x1f']);
 
 /**
- * Tracks the block collections open at the current token: their columns, as the parser derives
+ * Tracks the block collections open at the current lexeme: their columns, as the parser derives
  * them from indentation, `- `, `? ` and `key:`. A sequence at the column of its mapping's keys
  * (`a:` then `- x`) is one more level, ended by the next key.
  */
@@ -36,10 +38,10 @@ class BlockNesting {
     return this.open[this.open.length - 1];
   }
 
-  /** The first token of a line, at `column`: closes what that line is left of. */
-  lineAt(column: number, token: string): void {
+  /** The first lexeme of a line, at `column`: closes what that line is left of. */
+  lineAt(column: number, lexeme: string): void {
     for (let top = this.top(); top !== undefined; top = this.top()) {
-      if (top.column > column || (top.column === column && top.kind === 'seq' && token !== '-')) this.open.pop();
+      if (top.column > column || (top.column === column && top.kind === 'seq' && lexeme !== '-')) this.open.pop();
       else break;
     }
   }
@@ -55,7 +57,7 @@ class BlockNesting {
 
 /**
  * The first place where `text` nests deeper than MAX_DEPTH or holds more than
- * MAX_EXACT_READ_NODES nodes, or undefined. Depth is the collections open at a token: it never
+ * MAX_EXACT_READ_NODES nodes, or undefined. Depth is the collections open at a lexeme: it never
  * exceeds what the parser builds, so a file this refuses, the reader would refuse too.
  */
 export function prescanYaml(text: string, maxNodes = MAX_EXACT_READ_NODES): Prescan | undefined {
@@ -72,24 +74,24 @@ export function prescanYaml(text: string, maxNodes = MAX_EXACT_READ_NODES): Pres
   let blockScalarNext = false;
   let lastWasScalar = false;
   let nodes = 0;
-  for (const token of new Lexer().lex(text)) {
-    if (CONTROL.has(token)) {
-      if (token === '\x1f') scalarNext = true;
-      else if (token === '\x18') flow = 0;
+  for (const lexeme of new Lexer().lex(text)) {
+    if (CONTROL_LEXEMES.has(lexeme)) {
+      if (lexeme === '\x1f') scalarNext = true;
+      else if (lexeme === '\x18') flow = 0;
       else block = new BlockNesting();
       continue;
     }
     const start = offset;
-    offset += token.length;
-    const newline = token.lastIndexOf('\n');
+    offset += lexeme.length;
+    const newline = lexeme.lastIndexOf('\n');
     const column = start - lineStart;
     if (newline !== -1) lineStart = start + newline + 1;
     if (scalarNext) {
       // A plain scalar or a block scalar's content: text, whatever it looks like.
       scalarNext = false;
-      if (atLineStart && flow === 0 && !blockScalarNext) block.lineAt(column, token);
+      if (atLineStart && flow === 0 && !blockScalarNext) block.lineAt(column, lexeme);
       blockScalarNext = false;
-      atLineStart = newline !== -1 && token.length === newline + 1;
+      atLineStart = newline !== -1 && lexeme.length === newline + 1;
       if (nodeStart === -1) {
         nodeStart = column;
         nodeStartOffset = start;
@@ -98,33 +100,33 @@ export function prescanYaml(text: string, maxNodes = MAX_EXACT_READ_NODES): Pres
       if (++nodes > maxNodes) return tooMany(start, maxNodes);
       continue;
     }
-    const c = token.charCodeAt(0);
-    if (token === '' || token === '\n' || token === '\r\n') {
+    const c = lexeme.charCodeAt(0);
+    if (lexeme === '' || lexeme === '\n' || lexeme === '\r\n') {
       atLineStart = true;
       nodeStart = -1;
       continue;
     }
     if (c === 32 || c === 9 /* space */ || c === 35 /* # */ || c === 37 /* % */) continue;
-    if ((token === '---' || token === '...') && column === 0) {
+    if ((lexeme === '---' || lexeme === '...') && column === 0) {
       block = new BlockNesting();
       flow = 0;
       continue;
     }
-    if (atLineStart && flow === 0) block.lineAt(column, token);
+    if (atLineStart && flow === 0) block.lineAt(column, lexeme);
     atLineStart = false;
     const wasScalar = lastWasScalar;
     lastWasScalar = false;
     let opened = false;
-    if (token === '[' || token === '{') {
+    if (lexeme === '[' || lexeme === '{') {
       flow++;
       opened = true;
-    } else if (token === ']' || token === '}') {
+    } else if (lexeme === ']' || lexeme === '}') {
       flow = Math.max(0, flow - 1);
-    } else if (token === ',') {
+    } else if (lexeme === ',') {
       // next item
-    } else if (flow === 0 && (token === '-' || token === '?')) {
-      opened = block.entry(token === '-' ? 'seq' : 'map', column);
-    } else if (token === ':') {
+    } else if (flow === 0 && (lexeme === '-' || lexeme === '?')) {
+      opened = block.entry(lexeme === '-' ? 'seq' : 'map', column);
+    } else if (lexeme === ':') {
       // The key before it was counted as a node; the mapping entry is one.
       if (wasScalar) nodes--;
       if (flow === 0) opened = block.entry('map', nodeStart === -1 ? column : nodeStart);
@@ -135,8 +137,8 @@ export function prescanYaml(text: string, maxNodes = MAX_EXACT_READ_NODES): Pres
       if (lastWasScalar && ++nodes > maxNodes) return tooMany(start, maxNodes);
     }
     // A mapping opened by `key:` is reported at its key.
-    const at = token === ':' && nodeStart !== -1 ? nodeStartOffset : start;
-    if (token === '-' || token === '?' || token === ':' || token === ',') nodeStart = -1;
+    const at = lexeme === ':' && nodeStart !== -1 ? nodeStartOffset : start;
+    if (lexeme === '-' || lexeme === '?' || lexeme === ':' || lexeme === ',') nodeStart = -1;
     else if (nodeStart === -1) {
       nodeStart = column;
       nodeStartOffset = start;

@@ -71,8 +71,8 @@ describe('the fast path and the yaml path', () => {
     expect(fast).toBeGreaterThan(clean / 2);
   });
 
-  it('agree on text cut and spliced from YAML tokens, whatever the fast path takes', () => {
-    const TOKENS = [
+  it('agree on text cut and spliced from YAML lexemes, whatever the fast path takes', () => {
+    const LEXEMES = [
       'apiVersion: wsync/v1\n', 'a: ', 'b: ', '<<: ', '<<: *a\n', '<<: [*a, *b]\n', '? ', ': ', '- ', '  ', '\t', '\n',
       '\r\n', '\r', '---\n', '...\n', '%YAML 1.1\n', '{', '}', '[', ']', ',', '&a ', '&b ', '*a', '*b', '!!str ',
       '!!int ', '!!float ', '!!null ', '!!bool ', '!!binary ', '!!timestamp ', '!custom ', '! ', '|\n', '>-\n', '#', '"',
@@ -80,7 +80,7 @@ describe('the fast path and the yaml path', () => {
       '__proto__: 1\n', 'x', '1', '\ufeff', 'é',
     ];
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...TOKENS), { maxLength: 60 }), (parts) => {
+      fc.property(fc.array(fc.constantFrom(...LEXEMES), { maxLength: 60 }), (parts) => {
         checkAgreement(parts.join(''));
       }),
       { numRuns: RUNS * 2 },

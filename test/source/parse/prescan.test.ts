@@ -38,7 +38,7 @@ describe('prescanYaml: nesting', () => {
     expect(prescanYaml(text)).toBeUndefined();
   });
 
-  it('stops at the first token past the limit, however long the file', () => {
+  it('stops at the first lexeme past the limit, however long the file', () => {
     expect(prescanYaml('['.repeat(5_000_000))).toEqual({ offset: MAX_DEPTH + 1, message: `nested deeper than ${MAX_DEPTH} levels` });
   });
 

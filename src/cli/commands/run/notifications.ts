@@ -2,7 +2,7 @@
 import { ConfigError } from '../../../api/errors.js';
 import { constantToken, ownCredential, tokenFileReader } from '../../../api/token-source.js';
 import { parseWebhookUrl } from '../../../api/webhook.js';
-import type { NotificationTarget } from '../../../daemon/notify/notifier.js';
+import type { NotificationTarget } from '../../../daemon/notify/dispatcher.js';
 import type { WorkspaceConfig } from '../../../generated/spec-types.js';
 import { EMPTY_SECRET } from '../../../source/interpolate/interpolate.js';
 

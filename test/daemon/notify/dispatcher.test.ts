@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WebhookPost } from '../../../src/api/webhook.js';
 import { signature } from '../../../src/daemon/notify/messages.js';
-import { Notifier, type DeliveryOutcome, type NotificationTarget } from '../../../src/daemon/notify/notifier.js';
+import { NotificationDispatcher, type DeliveryOutcome, type NotificationTarget } from '../../../src/daemon/notify/dispatcher.js';
 import { Scheduler } from '../../../src/daemon/scheduler.js';
 import { FakeClock, flush } from '../../support/fake-clock.js';
 
@@ -19,8 +19,8 @@ function setup(send: (req: WebhookPost) => Promise<number>, opts: { targets?: No
     info: (fields: unknown, msg: string) => logs.push({ level: 'info', fields, msg }),
     warn: (fields: unknown, msg: string) => logs.push({ level: 'warn', fields, msg }),
     debug: (fields: unknown, msg: string) => logs.push({ level: 'debug', fields, msg }),
-  } as unknown as ConstructorParameters<typeof Notifier>[0]['log'];
-  const notifier = new Notifier({
+  } as unknown as ConstructorParameters<typeof NotificationDispatcher>[0]['log'];
+  const dispatcher = new NotificationDispatcher({
     targets: opts.targets ?? [{ name: 'hook', type: 'webhook', url: () => 'https://hooks.example/secret-path-123', secret: () => 'hmac-secret-xyz' }],
     send,
     source: { host: 'h', dir: '/ws' },
@@ -32,21 +32,21 @@ function setup(send: (req: WebhookPost) => Promise<number>, opts: { targets?: No
     onOutcome: (target, event, outcome: DeliveryOutcome) => outcomes.push(`${target} ${event} ${outcome}`),
     newId: () => 'delivery-1',
   });
-  return { clock, logs, outcomes, notifier };
+  return { clock, logs, outcomes, dispatcher };
 }
 
 const failed = { result: 'failed' as const, revision: null, at: '2026-01-01T00:00:00.000Z', trigger: 'retry', message: 'boom', refusals: [], drift: [], observing: false };
 
-describe('Notifier', () => {
+describe('NotificationDispatcher', () => {
   it('posts the event signed with HMAC-SHA256 over timestamp and body', async () => {
     const posts: WebhookPost[] = [];
-    const { notifier, outcomes, clock } = setup(async (req) => {
+    const { dispatcher, outcomes, clock } = setup(async (req) => {
       posts.push(req);
       return 204;
     });
     await clock.advance(1_700_000_000_000);
-    notifier.reconciled(failed);
-    await notifier.idle();
+    dispatcher.reconciled(failed);
+    await dispatcher.idle();
     expect(posts).toHaveLength(1);
     const post = posts[0] as WebhookPost;
     const body = JSON.parse(post.body) as Record<string, unknown>;
@@ -58,7 +58,7 @@ describe('Notifier', () => {
   });
 
   it('a dead receiver never holds a reconcile up: deliveries time out on the clock, reconciles go on', async () => {
-    const { notifier, outcomes, logs, clock } = setup(() => new Promise<number>(() => undefined));
+    const { dispatcher, outcomes, logs, clock } = setup(() => new Promise<number>(() => undefined));
     let runs = 0;
     let n = 0;
     const scheduler = new Scheduler({
@@ -68,7 +68,7 @@ describe('Notifier', () => {
       backoffMaxMs: 1000,
       run: async () => {
         runs++;
-        notifier.reconciled({ ...failed, message: `problem ${String.fromCharCode(97 + n++)}` });
+        dispatcher.reconciled({ ...failed, message: `problem ${String.fromCharCode(97 + n++)}` });
         return 'failure';
       },
     });
@@ -85,30 +85,30 @@ describe('Notifier', () => {
     expect(JSON.stringify(failure)).toContain('no answer within 5000 ms');
     expect(JSON.stringify(logs)).not.toMatch(/secret-path-123|hmac-secret-xyz/);
     await scheduler.stop();
-    await notifier.close();
+    await dispatcher.close();
   });
 
   it('rate-limits per target and drops the oldest beyond the queue, counting both', async () => {
-    const { notifier, outcomes, clock } = setup(() => new Promise<number>(() => undefined), { queueSize: 2, rateLimit: { burst: 4, refillMs: 60_000 } });
-    for (const m of ['a', 'b', 'c', 'd', 'e']) notifier.reconciled({ ...failed, message: m });
+    const { dispatcher, outcomes, clock } = setup(() => new Promise<number>(() => undefined), { queueSize: 2, rateLimit: { burst: 4, refillMs: 60_000 } });
+    for (const m of ['a', 'b', 'c', 'd', 'e']) dispatcher.reconciled({ ...failed, message: m });
     // One in flight, two queued, one dropped for room, one over the rate.
     expect(outcomes).toEqual(['hook reconcile.failed dropped', 'hook reconcile.failed rate_limited']);
     await clock.advance(60_000);
-    notifier.reconciled({ ...failed, message: 'f' });
+    dispatcher.reconciled({ ...failed, message: 'f' });
     expect(outcomes.at(-1)).not.toBe('hook reconcile.failed rate_limited');
-    await notifier.close();
+    await dispatcher.close();
   });
 
   it('an error answer and an error thrown are counted as failed, with secrets out of the log', async () => {
     let answer: () => Promise<number> = async () => 500;
-    const { notifier, outcomes, logs } = setup(() => answer());
-    notifier.reconciled(failed);
-    await notifier.idle();
+    const { dispatcher, outcomes, logs } = setup(() => answer());
+    dispatcher.reconciled(failed);
+    await dispatcher.idle();
     answer = async () => {
       throw new Error('connect ECONNREFUSED for https://hooks.example/secret-path-123');
     };
-    notifier.reconciled({ ...failed, message: 'other' });
-    await notifier.idle();
+    dispatcher.reconciled({ ...failed, message: 'other' });
+    await dispatcher.idle();
     expect(outcomes).toEqual(['hook reconcile.failed failed', 'hook reconcile.failed failed']);
     const text = JSON.stringify(logs);
     expect(text).toContain('(sensitive)');
@@ -117,16 +117,16 @@ describe('Notifier', () => {
 
   it('sends Slack a text message with what the files hold escaped, only the events a target asks for', async () => {
     const posts: WebhookPost[] = [];
-    const { notifier } = setup(
+    const { dispatcher } = setup(
       async (req) => {
         posts.push(req);
         return 200;
       },
       { targets: [{ name: 'slack', type: 'slack', url: () => 'https://hooks.slack.example/T/B/x', events: ['reconcile.failed'] }] },
     );
-    notifier.reconciled({ ...failed, message: 'bad <!channel> & co' });
-    notifier.reconciled({ ...failed, result: 'applied' });
-    await notifier.idle();
+    dispatcher.reconciled({ ...failed, message: 'bad <!channel> & co' });
+    dispatcher.reconciled({ ...failed, result: 'applied' });
+    await dispatcher.idle();
     expect(posts).toHaveLength(1);
     const text = (JSON.parse((posts[0] as WebhookPost).body) as { text: string }).text;
     expect(text).toContain('bad &lt;!channel&gt; &amp; co');

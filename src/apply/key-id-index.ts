@@ -14,7 +14,7 @@ function slot(kind: KindName, id: string): string {
  * (same ambiguity rules), extended with the objects created in this run, so a monitor created in
  * the same run as its notifier gets the notifier's new id.
  */
-export class ApplyIndex {
+export class KeyIdIndex {
   private readonly names: NameIndex;
   private readonly liveKeyOf: ResolveId;
   /** Ids of live objects and of objects created in this run -> their natural key. */

@@ -24,7 +24,7 @@ export interface NotificationTarget {
 
 export type DeliveryOutcome = 'delivered' | 'failed' | 'dropped' | 'rate_limited';
 
-export interface NotifierOptions {
+export interface DispatcherOptions {
   targets: readonly NotificationTarget[];
   send: (req: WebhookPost) => Promise<number>;
   source: { host: string; dir: string };
@@ -45,8 +45,9 @@ interface Job {
   event: NotificationEvent;
 }
 
+/** A target's rate limit: the messages it may still be sent now, refilled one per interval from `at`. */
 interface Bucket {
-  tokens: number;
+  messagesLeft: number;
   at: number;
 }
 
@@ -54,9 +55,9 @@ export const DEFAULT_NOTIFY_TIMEOUT_MS = 5_000;
 export const DEFAULT_NOTIFY_QUEUE = 100;
 export const DEFAULT_RATE_LIMIT = { burst: 5, refillMs: 60_000 };
 
-export class Notifier {
+export class NotificationDispatcher {
   private readonly tracker = new ProblemTracker();
-  private readonly opts: NotifierOptions;
+  private readonly opts: DispatcherOptions;
   private readonly clock: Clock;
   private readonly queue: Job[] = [];
   private readonly buckets = new Map<string, Bucket>();
@@ -65,7 +66,7 @@ export class Notifier {
   private busy = false;
   private closed = false;
 
-  constructor(opts: NotifierOptions) {
+  constructor(opts: DispatcherOptions) {
     this.opts = opts;
     this.clock = opts.clock ?? systemClock;
   }
@@ -126,15 +127,15 @@ export class Notifier {
   private take(name: string): boolean {
     const { burst, refillMs } = this.opts.rateLimit ?? DEFAULT_RATE_LIMIT;
     const now = this.clock.now();
-    const bucket = this.buckets.get(name) ?? { tokens: burst, at: now };
-    const refilled = Math.min(burst, bucket.tokens + Math.floor((now - bucket.at) / refillMs));
+    const bucket = this.buckets.get(name) ?? { messagesLeft: burst, at: now };
+    const refilled = Math.min(burst, bucket.messagesLeft + Math.floor((now - bucket.at) / refillMs));
     // Keep the remainder of a partly refilled interval.
     const at = refilled === burst ? now : bucket.at + Math.floor((now - bucket.at) / refillMs) * refillMs;
     if (refilled < 1) {
-      this.buckets.set(name, { tokens: refilled, at });
+      this.buckets.set(name, { messagesLeft: refilled, at });
       return false;
     }
-    this.buckets.set(name, { tokens: refilled - 1, at });
+    this.buckets.set(name, { messagesLeft: refilled - 1, at });
     return true;
   }
 
