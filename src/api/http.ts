@@ -1,7 +1,7 @@
 // undici's index loads all of undici (fetch, WebSocket, cookies, caches, mocks, and through them
-// Node's own bundled copy): about 100 ms of every `plan`, `apply` and daemon start, for two things
-// wsync uses. So the Agent and the request API are taken from undici's own modules, and
-// test/api/http.test.ts fails if an upgrade moves them (the package has no exports map that would
+// Node's own bundled copy): a visible share of every `plan`, `apply` and daemon start
+// (docs/incremental.md, "Figures behind the code"), for two things wsync uses. So the Agent and
+// the request API are taken from undici's own modules, and test/api/http.test.ts fails if an upgrade moves them (the package has no exports map that would
 // hide them). The types are undici's public ones.
 import { createRequire } from 'node:module';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';

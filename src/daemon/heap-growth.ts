@@ -1,12 +1,11 @@
 // V8 collects its old generation once the heap has grown by a factor over what the last
-// collection left live, a factor it picks between 1.1 and 4 by how cheap collecting was. At 10,000
-// resources each edit leaves some 7 MB of garbage that outlived the young generation over some
-// 60 MB that stay live, and V8's factor let that pile up to 250-400 MB of RSS in a burst of edits
-// (bench/daemon.mjs). The daemon holds V8 to 10 %: it then marks concurrently every few edits, with
-// 10-35 ms on the main thread each time, and RSS stays under 200 MB (docs/incremental.md, Memory).
-// Measured and left behind: a full collection forced after a reconcile once the heap had doubled
-// (burst peak 250 MB; each forced collection 50-120 ms on the main thread), or after every one
-// (V8 then dropped optimized code and each edit ran ~100 ms slower).
+// collection left live, a factor it picks between 1.1 and 4 by how cheap collecting was. Each edit
+// of a large tree leaves garbage that outlived the young generation, and V8's own factor let a
+// burst of edits pile it up to several times what stays live (bench/daemon.mjs). Held to a small
+// factor, V8 marks concurrently every few edits, briefly each time, and RSS levels off. A full
+// collection forced after a reconcile (once the heap had doubled, or after every one) was measured
+// and left behind: it held the main thread longer, or made V8 drop optimized code. The figures are
+// in docs/incremental.md, Memory.
 import { setFlagsFromString } from 'node:v8';
 
 /** How far V8 lets the heap grow over what was live after a collection before it collects again. */

@@ -2,7 +2,7 @@
 // one-file edit redoes only the work whose inputs moved. Every entry is keyed by the very objects
 // it was computed from (a resource the file cache handed back, a live object the live cache kept)
 // and checked against the other inputs, so a reuse gives exactly what computing again gives (the
-// incremental test in test/plan/plan-memo.test.ts holds it to that).
+// property test test/plan/incremental.property.test.ts holds it to that).
 import { jsonEqual } from '../core/json.js';
 import type { Change, DesiredResource, Diagnostic, InventoryEntry, KindName, LiveObject, LiveState, Policy } from '../core/types.js';
 import type { LiveEntry, LiveIndex } from './live-index.js';

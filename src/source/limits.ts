@@ -10,13 +10,14 @@ export const MAX_ALIAS_EXPANSION = 10_000;
 /**
  * Bytes that aliases expand to in one document: the text of the strings and keys each alias
  * repeats. What aliases expand to is counted toward the tree's byte limit as well, so that plan
- * output and request bodies stay in proportion to it (one 4 MiB string repeated by 90 aliases made
- * a 419 MB plan).
+ * output and request bodies stay in proportion to it (a long string repeated by aliases otherwise
+ * makes a plan many times the tree's size: docs/incremental.md, "Figures behind the code").
  */
 export const MAX_ALIAS_EXPANSION_BYTES = 1024 * 1024;
 /**
  * Values (scalars and collections) in a file that the exact reader (the `yaml` library) must
- * read: it takes about 1 KB per value at its peak, so this bounds it near 100 MB (prescan.ts).
+ * read: its memory at its peak grows with them, so this bounds it (prescan.ts; the figures are in
+ * docs/incremental.md, "Figures behind the code").
  */
 export const MAX_EXACT_READ_NODES = 100_000;
 /** Nodes in one document after alias expansion. */
@@ -30,9 +31,9 @@ export const MAX_SECRET_FILE_BYTES = 1024 * 1024;
 
 /**
  * Bounds on a whole tree, so a tree too large for the memory wsync runs in is refused with a clear
- * error before it is read, instead of the process being killed half-way. Measured: reading and
- * planning 10,000 resources (2.7 MB of YAML) peaks near 200 MB, and YAML takes 20-30 times its size
- * once parsed; the defaults keep a tree within the 384 MiB the shipped Kubernetes manifest allows.
+ * error before it is read, instead of the process being killed half-way. YAML takes many times its
+ * size once parsed; the defaults keep a tree within the memory the shipped Kubernetes manifest
+ * allows (the figures: docs/incremental.md, "Figures behind the code").
  * Flags and the environment raise them (never wsync.yaml: it is part of the tree it would limit).
  */
 export interface TreeLimits {

@@ -5,10 +5,10 @@ import { yamlLibrary } from './yaml-lib.js';
 
 // A linear look at a file's lexemes (the pieces of text the `yaml` lexer yields; a "token", in
 // wsync, is a credential) before the parser builds anything from them: the parser's memory grows
-// with the nodes of a file (about 1 KB each at its peak) and its recursion with the nesting, so a
-// file deep or large enough to exhaust either is refused here, at the line where it passes the
-// limit. It uses the `yaml` library's own lexer (a generator that keeps no
-// tree), so it sees what the parser will: quotes, block scalars and comments are scalars to it.
+// with the nodes of a file and its recursion with the nesting, so a file deep or large enough to
+// exhaust either is refused here, at the line where it passes the limit. It uses the `yaml`
+// library's own lexer (a generator that keeps no tree), so it sees what the parser will: quotes,
+// block scalars and comments are scalars to it.
 // The fast path does not need it: js-yaml stops at its own depth limit (maxDepth) and the guard
 // stops it at the node budget (fast-guard.ts), both as they read.
 
@@ -181,7 +181,7 @@ function markerAt(text: string, i: number): '---' | '...' | undefined {
 
 /**
  * The documents in `text`, counted before it is parsed (a parser holds every document of a file
- * at once, so 900,000 of them exhaust memory however small each is): one per `---`, and one for
+ * at once, so enough of them exhaust memory however small each is): one per `---`, and one for
  * text that no `---` starts (at the top, or after a `...`). Empty documents count too.
  */
 export function documentCount(text: string): number {

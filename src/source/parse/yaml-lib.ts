@@ -5,17 +5,19 @@ const require = createRequire(import.meta.url);
 let loaded: typeof YamlModule | undefined;
 
 /**
- * The `yaml` library, loaded on first use: loading it costs a tenth of a second, and a clean tree
- * without wsync.yaml never needs it (the fast path reads it, see fast-document.ts).
+ * The `yaml` library, loaded on first use: loading it is a visible share of a short run
+ * (docs/incremental.md, "Figures behind the code"), and a clean tree without wsync.yaml never
+ * needs it (the fast path reads it, see fast-document.ts).
  */
 export function yamlLibrary(): typeof YamlModule {
   return (loaded ??= require('yaml') as typeof YamlModule);
 }
 
 /**
- * yaml looks up process.env.LOG_TOKENS for every token it reads; process.env is a getenv call on
- * each access, which makes up a quarter of the parse. For the (synchronous) parse a plain object
- * with yaml's two debug switches stands in for it; the real one is back before anything else runs.
+ * yaml looks up process.env.LOG_TOKENS for every lexeme it reads; process.env is a getenv call on
+ * each access, a large share of the parse (docs/incremental.md, "Figures behind the code"). For the
+ * (synchronous) parse a plain object with yaml's two debug switches stands in for it; the real one
+ * is back before anything else runs.
  */
 export function withPlainEnv<T>(run: () => T): T {
   const real = process.env;
