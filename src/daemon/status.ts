@@ -41,6 +41,12 @@ export interface ReconcileRecord {
   suspended?: boolean;
 }
 
+/** The record of a reconcile that starts now: an error until it says otherwise. */
+export function startedRecord(trigger: Trigger, startedMs: number): ReconcileRecord {
+  const at = new Date(startedMs).toISOString();
+  return { startedAt: at, trigger, revision: null, result: 'error', durationMs: 0, created: 0, updated: 0, deleted: 0, failed: 0, drift: 0 };
+}
+
 export interface DriftItem {
   kind: KindName;
   key: string;

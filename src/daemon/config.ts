@@ -1,0 +1,41 @@
+import type { ConnectionConfig } from '../api/types.js';
+import type { Policy } from '../core/types.js';
+import type { TreeLimits } from '../source/limits.js';
+import type { ListenAddress } from './http.js';
+import type { Logger } from './logger.js';
+import type { NotificationTarget } from './notify/dispatcher.js';
+
+export interface DaemonConfig {
+  /** DIR as given, made absolute: may be (or sit under) a git-sync symbolic link. */
+  dir: string;
+  stateDir: string;
+  secretsDir?: string;
+  /** Bounds on the tree read at each reconcile. */
+  limits?: Partial<TreeLimits>;
+  tokenOutputDir?: string;
+  listen: ListenAddress;
+  /** Cron expression of the drift-correcting resync; null: none. */
+  resync: string | null;
+  debounceMs: number;
+  /** `policy.mode` observe: plan and report drift, never write. */
+  policy: Policy;
+  concurrency?: number;
+  env: Record<string, string | undefined>;
+  connection: ConnectionConfig;
+  /** Re-reads the connection configuration (SIGHUP); throws ConfigError when it no longer resolves. */
+  reloadConnection: () => ConnectionConfig;
+  logger: Logger;
+  backoff?: { initialMs: number; maxMs: number };
+  /** Where reconcile failures, refusals, drift (observe mode) and recoveries are posted. */
+  notifications?: { targets: NotificationTarget[]; timeoutMs?: number };
+  /** The token POST /suspend, /resume and /reconcile require; absent: those are off. */
+  controlToken?: () => string;
+  /** The status page and /status require the control token too (--status-auth). */
+  statusAuth?: boolean;
+  /** Start suspended (WSYNC_SUSPEND=1): plan and report, write nothing until resumed. */
+  suspended?: boolean;
+  /** wsync's version, for wsync_build_info. */
+  version?: string;
+  /** How long a reconcile after a file edit may reuse the last live read (default 5 minutes; 0: never). */
+  liveReuseMs?: number;
+}

@@ -1,0 +1,61 @@
+import { handleControl, refuseWithoutToken, type ControlAction } from './control.js';
+import type { DaemonConfig } from './config.js';
+import type { Routes } from './http.js';
+import type { DaemonMetrics } from './metrics.js';
+import type { SchedulerStatus } from './scheduler.js';
+import { renderStatusPage } from './status-page.js';
+import type { DaemonStatus } from './status.js';
+
+/** What the daemon's port reads of it, and the one thing it asks of it (a control action). */
+export interface DaemonView {
+  config: DaemonConfig;
+  status: DaemonStatus;
+  metrics: DaemonMetrics;
+  scheduler: () => SchedulerStatus;
+  stopping: () => boolean;
+  act: (action: ControlAction) => Record<string, unknown>;
+}
+
+/** The routes of the daemon's port: health, readiness, metrics, status and control. */
+export function daemonRoutes(view: DaemonView): Routes {
+  const { config, status, metrics } = view;
+  return {
+    healthz: () => ({ ok: true, body: 'ok\n' }),
+    readyz: () => {
+      const ok = status.ready && !view.stopping();
+      const suspended = status.suspendedSince === null ? '' : ` (suspended since ${status.suspendedSince}: nothing is written)`;
+      const degraded = status.degraded === undefined ? '' : ` (${status.degraded})`;
+      return { ok, body: `${ok ? 'ready' : 'not ready: no reconcile has succeeded yet'}${suspended}${degraded}\n` };
+    },
+    metrics: async () => ({ contentType: metrics.contentType, body: await metrics.text() }),
+    statusPage: () => {
+      const s = view.scheduler();
+      return renderStatusPage(status, { dir: config.dir, mode: config.policy.mode, running: s.running, nextRetryAt: s.nextRetryAt });
+    },
+    statusJson: () => statusJson(view),
+    control: (action, authorization) => handleControl({ token: config.controlToken ?? null, act: view.act }, action, authorization),
+    refuseStatus: (authorization) => (config.statusAuth === true ? refuseWithoutToken(config.controlToken ?? null, authorization) : undefined),
+  };
+}
+
+/** GET /status: what `wsync ctl status` shows. */
+function statusJson(view: DaemonView): Record<string, unknown> {
+  const { status } = view;
+  const s = view.scheduler();
+  const last = status.last;
+  return {
+    ready: status.ready,
+    suspended: status.suspendedSince !== null,
+    suspendedSince: status.suspendedSince,
+    mode: view.config.policy.mode,
+    dir: view.config.dir,
+    revision: status.revision,
+    running: s.running,
+    nextRetryAt: s.nextRetryAt === null ? null : new Date(s.nextRetryAt).toISOString(),
+    lastSuccessAt: status.lastSuccessAt,
+    pendingDrift: status.pendingDrift.length,
+    held: status.held.length,
+    degraded: status.degraded ?? null,
+    last: last ?? null,
+  };
+}
