@@ -220,6 +220,33 @@ export interface Change {
   grace?: { ms: number; oldValidUntil?: string };
   /** The base of the change (`plan --base`) declares the object and the change removes it: this change is the pull request's doing, not drift. */
   removedByChange?: boolean;
+  /**
+   * A change a safety rule holds (action `refused`, "held"): the action and reason it had before.
+   * An approval of the plan's held fingerprint (`apply --approve`) gives them back; a change
+   * refused without one (an error stands behind it) can never be approved.
+   */
+  heldFrom?: { action: Action; reason?: string };
+}
+
+/** The changes a plan holds that an approval may let through, and the fingerprint that approves exactly them. */
+export interface HeldChanges {
+  /**
+   * `held-SET-OBJECTS`: a hash over the held changes (kind, key, action, what they write) and one
+   * over the live objects they touch as the plan read them (secret values as keyed hashes).
+   */
+  fingerprint: string;
+  count: number;
+  /** `Kind/key` of each held change, sorted. */
+  changes: string[];
+}
+
+/** What became of the approval a plan was made with (`apply --approve`, `wsync ctl approve`). */
+export interface ApprovalOutcome {
+  fingerprint: string;
+  /** The held changes were let through (they are the ones approved); false: the approval is void. */
+  released: boolean;
+  /** Why it is void: what differs between the approved held changes and those held now. */
+  why?: string;
 }
 
 export interface PlanFingerprint {
@@ -241,6 +268,10 @@ export interface Plan {
   refusals: string[];
   summary: Record<Action, number>;
   fingerprint: PlanFingerprint;
+  /** Present when the plan holds changes an approval may let through (the approval released none). */
+  held?: HeldChanges;
+  /** Present when the plan was made with an approval. */
+  approval?: ApprovalOutcome;
 }
 
 export function changeRef(kind: KindName, key: string): string {

@@ -117,7 +117,8 @@ function reviewedForm(change: Plan['changes'][number]): string {
   const diffs = change.diffs
     .map((d) => (d.sensitive ? `${d.path}:(sensitive)` : `${d.path}:${canonicalJson(d.before ?? null)}->${canonicalJson(d.after ?? null)}`))
     .sort();
-  return `${change.action} ${diffs.join(' ')}`;
+  // A held change reads as what it would do: holding it is the policy's doing, approving it (--approve) is checked apart.
+  return `${change.heldFrom?.action ?? change.action} ${diffs.join(' ')}`;
 }
 
 /**

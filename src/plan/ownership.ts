@@ -144,6 +144,7 @@ function holdBelowHeld(deletes: readonly Change[]): void {
 
 /** A held change: apply leaves it alone and applies the rest of the plan (docs/design.md). */
 function refuse(change: Change, why: string): void {
+  if (change.action !== 'refused') change.heldFrom = { action: change.action, ...(change.reason === undefined ? {} : { reason: change.reason }) };
   change.reason = change.action === 'refused' ? `${change.reason ?? ''}, ${why}` : `${change.reason ?? 'delete'}; held: ${why}`;
   change.action = 'refused';
 }

@@ -33,6 +33,7 @@ import { compareSpecs } from './compare.js';
 import { dataLossOf } from './data-loss.js';
 import { mayBeUnseen } from './unseen.js';
 import { fingerprintInputs, specPointer } from './fingerprint.js';
+import { approveHeld } from './held.js';
 import { indexLive, liveWithKey, type LiveEntry, type LiveIndex } from './live-index.js';
 import { orderChanges, type Ordered } from './ordering.js';
 import { applySafetyRules, missingDeletionOptIn, ownershipOf, pruneReason, type Ownership } from './ownership.js';
@@ -65,6 +66,8 @@ export interface PlanContext {
   memo?: PlanMemo;
   /** Times the reference checks (the caller times the rest). */
   measure?: Measure;
+  /** The fingerprint of held changes someone approved (`apply --approve`): lets exactly those through. */
+  approve?: string;
 }
 
 interface Context extends PlanContext {
@@ -334,11 +337,13 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
     return { ...existing, action: 'skipped', reason: `${resource.kind} objects cannot be changed through the API` };
   }
   const loss = dataLossOf(module, spec, match.spec, ignoredFields(resource), ctx.policy);
+  const write = { action: entry ? 'update' : 'adopt', ...reasons(module.writeReason?.(spec), immutableReason, unclearedReason, unknownReason) } as const;
   if (loss?.refused !== undefined) {
-    return { ...existing, action: 'refused', warning: loss.warning, ...reasons(loss.refused, immutableReason, unclearedReason) };
+    // Held: an approval of the plan's held changes (apply --approve) gives the write back.
+    return { ...existing, action: 'refused', warning: loss.warning, heldFrom: write, ...reasons(loss.refused, immutableReason, unclearedReason) };
   }
   const warning = loss === undefined ? {} : { warning: loss.warning };
-  return { ...existing, action: entry ? 'update' : 'adopt', ...warning, ...reasons(module.writeReason?.(spec), immutableReason, unclearedReason, unknownReason) };
+  return { ...existing, ...write, ...warning };
 }
 
 /** For a replace whose old object keeps working a while: how long, and until when when the time is known. */
@@ -531,6 +536,8 @@ export function planChanges(desired: Desired, allLive: LiveState, inventory: Inv
       (e) => e.kind,
     ),
   });
+  const { held, approval } = approveHeld(changes, liveIndex, inventory.hashKey, context.approve);
+  if (approval?.released === true) refusals.length = 0;
 
   // Housekeeping of wsync's own replaced objects, outside the delete budget (applied above).
   for (const { object, until } of retired) {
@@ -563,7 +570,7 @@ export function planChanges(desired: Desired, allLive: LiveState, inventory: Inv
   const summary = Object.fromEntries(ACTIONS.map((a) => [a, 0])) as Record<Action, number>;
   for (const change of ordered) summary[change.action] += 1;
   return withLazyFingerprint(
-    { version: 1, changes: ordered, diagnostics: sortDiagnostics(ctx.diagnostics), refusals, summary },
+    { version: 1, changes: ordered, diagnostics: sortDiagnostics(ctx.diagnostics), refusals, summary, ...(held ? { held } : {}), ...(approval ? { approval } : {}) },
     () => fingerprintInputs(desired, live, liveIndex),
   );
 }

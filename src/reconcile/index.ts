@@ -58,6 +58,8 @@ export interface ReconcileInput {
   incremental?: { files: FileCache; live: LiveCache; memo: PlanMemo };
   /** Where the time of each phase is added up (a new one when not given). */
   phases?: PhaseTimes;
+  /** The fingerprint of held changes someone approved (`apply --approve`, `wsync ctl approve`): the plan lets exactly those through. */
+  approve?: string;
 }
 
 export type ReconcileStatus =
@@ -143,6 +145,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
         ...(removals ? { removals } : {}),
         ...(input.selection ? { selection: input.selection } : {}),
         ...(incremental ? { memo: incremental.memo } : {}),
+        ...(input.approve === undefined ? {} : { approve: input.approve }),
         measure: phases.measure,
       }),
     );

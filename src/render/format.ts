@@ -108,3 +108,34 @@ export function isQuietAdopt(change: Change): boolean {
 export function quietAdoptSentence(count: number): string {
   return `${count} object${count === 1 ? '' : 's'} already match${count === 1 ? 'es' : ''} the files but ${count === 1 ? 'is' : 'are'} not in this inventory: apply adopts ${count === 1 ? 'it' : 'them'} with no API write.`;
 }
+
+/** How a renderer marks a command or fingerprint (markdown: a code span) and escapes a sentence. */
+interface ApprovalStyle {
+  code: (text: string) => string;
+  prose: (text: string) => string;
+}
+
+const PLAIN: ApprovalStyle = { code: (text) => text, prose: (text) => text };
+
+/** The commands that let exactly the held changes of a plan through. */
+export function approveCommands(fingerprint: string, style: ApprovalStyle = PLAIN): string {
+  return `${style.code(`wsync apply --approve ${fingerprint}`)} (a daemon: ${style.code(`wsync ctl approve ${fingerprint}`)})`;
+}
+
+/** What every plan format says of its held changes' fingerprint and of the approval it was made with. */
+export function approvalLines(plan: Plan, style: ApprovalStyle = PLAIN): string[] {
+  const lines: string[] = [];
+  const { approval, held } = plan;
+  if (approval?.released === true) lines.push(`Approved: ${style.code(approval.fingerprint)} lets the held changes through.`);
+  if (approval?.released === false) {
+    lines.push(`Approval ${style.code(approval.fingerprint)} is void: ${style.prose(safeMessage(approval.why ?? 'the held changes differ'))}.`);
+  }
+  if (held) {
+    const these = held.count === 1 ? 'it' : 'these';
+    lines.push(
+      `Fingerprint of the ${held.count} held change${held.count === 1 ? '' : 's'}: ${style.code(held.fingerprint)}. ` +
+        `To apply exactly ${these}: ${approveCommands(held.fingerprint, style)}.`,
+    );
+  }
+  return lines;
+}

@@ -9,6 +9,7 @@ import {
   ACTION_ORDER,
   actionLabel,
   applyRedaction,
+  approvalLines,
   changeTitle,
   groupDiffTarget,
   groupHeading,
@@ -124,10 +125,12 @@ export function renderMarkdown(plan: Plan, options?: RenderOptions): string {
     for (const c of destructive) out.push(`- **${c.action}** ${codeSpan(changeTitle(c))}: **${escapeMarkdown(safeMessage(c.warning ?? ''))}**`);
     out.push('');
   }
-  if (plan.refusals.length > 0) {
-    out.push('#### :no_entry: Held', '', 'Apply applies the rest of the plan and holds these changes.', '');
+  const approval = approvalLines(plan, { code: codeSpan, prose: escapeMarkdown });
+  if (plan.refusals.length > 0 || approval.length > 0) {
+    if (plan.held || plan.refusals.length > 0) out.push('#### :no_entry: Held', '', 'Apply applies the rest of the plan and holds these changes.', '');
     for (const r of plan.refusals) out.push(`- ${escapeMarkdown(safeMessage(r))}`);
-    out.push('');
+    if (plan.refusals.length > 0) out.push('');
+    for (const line of approval) out.push(line, '');
   }
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {

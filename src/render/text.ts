@@ -7,6 +7,7 @@ import {
   ACTION_SYMBOL,
   actionLabel,
   applyRedaction,
+  approvalLines,
   changeTitle,
   groupDiffTarget,
   groupHeading,
@@ -129,9 +130,11 @@ export function renderText(plan: Plan, options: TextOptions): string {
     for (const c of destructive) out.push(`  ${paint('red', '!!')} ${c.action} ${changeTitle(c)}: ${safeMessage(c.warning ?? '')}`);
     out.push('');
   }
-  if (plan.refusals.length > 0) {
-    out.push(paint('red', paint('bold', 'Held: apply applies the rest of the plan and holds these changes')));
+  const approval = approvalLines(plan);
+  if (plan.refusals.length > 0 || approval.length > 0) {
+    if (plan.held || plan.refusals.length > 0) out.push(paint('red', paint('bold', 'Held: apply applies the rest of the plan and holds these changes')));
     for (const r of plan.refusals) out.push(`  ${paint('red', '!')} ${safeMessage(r)}`);
+    for (const line of approval) out.push(`  ${line}`);
     out.push('');
   }
 

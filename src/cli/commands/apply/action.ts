@@ -17,6 +17,7 @@ import { safeMessage, safeText } from '../../../core/safe-text.js';
 import type { Desired, Diagnostic, Plan } from '../../../core/types.js';
 import { diffSavedPlan } from '../../../plan/fingerprint.js';
 import { reconcile, type ReconcileOutcome } from '../../../reconcile/index.js';
+import { approveCommands } from '../../../render/format.js';
 import { parsePlanJson, renderJson, renderText } from '../../../render/index.js';
 import { InventoryFileError, StateLockedError } from '../../../state/index.js';
 import { errorMessage } from '../../errors.js';
@@ -39,6 +40,21 @@ class StalePlanError extends Error {
         '\nRun wsync plan again and review it.',
     );
     this.name = 'StalePlanError';
+  }
+}
+
+/** `--approve` names held changes other than those the plan holds now: nothing was written. */
+class ApprovalVoidError extends Error {
+  constructor(
+    readonly fingerprint: string,
+    readonly why: string,
+    readonly now: string | undefined,
+  ) {
+    super(
+      `--approve ${fingerprint} does not approve this plan: ${safeMessage(why)}; nothing was written.` +
+        (now === undefined ? ' Run wsync plan again and review it.' : ` Review the plan above; to apply exactly what it holds now: ${approveCommands(now)}`),
+    );
+    this.name = 'ApprovalVoidError';
   }
 }
 
@@ -119,6 +135,7 @@ export async function runApply(dirArg: string, flags: ApplyFlags, io: CommandIo)
         concurrency: flags.concurrency,
         tokenOutputDir: flags.tokenOutputDir === undefined ? undefined : resolve(io.cwd, flags.tokenOutputDir),
         signal: controller.signal,
+        ...(flags.approve === undefined ? {} : { approve: flags.approve }),
         onIssueStep: crashPointFrom(io),
         warn: (message) => err(`warning: ${message}`),
         onPlan: (made: Plan, desired: Desired) => {
@@ -133,6 +150,8 @@ export async function runApply(dirArg: string, flags: ApplyFlags, io: CommandIo)
             const color = flags.color && io.stdout.isTTY === true && !env.NO_COLOR;
             out(renderText(made, { color, verbose: flags.verbose, redact }));
           }
+          // An approval of other held changes stops here too: what was approved is not what would be written.
+          if (made.approval?.released === false) throw new ApprovalVoidError(made.approval.fingerprint, made.approval.why ?? 'the held changes differ', made.held?.fingerprint);
         },
         onChange: (event: ApplyEvent) => {
           if (!json) out(formatApplyEvent(event));
@@ -144,6 +163,11 @@ export async function runApply(dirArg: string, flags: ApplyFlags, io: CommandIo)
     redact = createRedactor(outcome.desired.secretValues);
     return report(outcome, json, out, err);
   } catch (caught) {
+    if (caught instanceof ApprovalVoidError) {
+      if (json) out(JSON.stringify({ version: 1, status: 'refused', reasons: [caught.why], plan: plan ? (JSON.parse(renderJson(plan)) as unknown) : undefined }, null, 2));
+      err(`apply: ${caught.message}`);
+      return 1;
+    }
     if (caught instanceof StalePlanError || caught instanceof ApplyRefusedError) {
       if (json) out(JSON.stringify({ version: 1, status: 'refused', reasons: caught instanceof StalePlanError ? caught.moved : caught.reasons }, null, 2));
       err(`apply: ${caught.message}`);
@@ -235,6 +259,8 @@ function reportHeld(plan: Plan | undefined, err: (t: string) => void): void {
   for (const reason of plan?.refusals ?? []) err(`held: ${safeMessage(reason)}`);
   for (const change of held) err(`held: ${change.kind}/${safeText(change.key)}: ${safeMessage(change.reason ?? 'held')}`);
   err(`apply: partially applied: the rest of the plan was applied, ${held.length} change${held.length === 1 ? '' : 's'} held (exit ${EXIT_PARTIAL})`);
+  // Exactly these, as the plan read them: a different set, or a held object changed since, voids it.
+  if (plan?.held) err(`apply: fingerprint of the held changes: ${plan.held.fingerprint}; to apply exactly them (same flags): ${approveCommands(plan.held.fingerprint)}`);
 }
 
 /**

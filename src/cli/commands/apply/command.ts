@@ -1,4 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { parseHeldFingerprint } from '../../../core/held-fingerprint.js';
 import { addConnectionOptions, addTrustConfigOption } from '../../connection.js';
 import { addHelpFooter, CONNECTION_VARIABLES, TREE_VARIABLES } from '../../help.js';
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
@@ -11,9 +12,18 @@ export interface ApplyFlags extends PolicyFlags, SettingsFlags, LimitFlags, Sele
   tokenOutputDir?: string;
   concurrency: number;
   plan?: string;
+  approve?: string;
   format: 'text' | 'json';
   color: boolean;
   verbose: boolean;
+}
+
+function heldFingerprint(value: string): string {
+  try {
+    return parseHeldFingerprint(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
 }
 
 function concurrency(value: string): number {
@@ -32,6 +42,7 @@ export function register(program: Command, context: CommandContext): void {
     .option('--token-output-dir <dir>', 'where API token secrets are written, mode 0600 (default: STATE_DIR/tokens)')
     .option('--concurrency <n>', 'changes written at once within a dependency level', concurrency, 4)
     .option('--plan <file>', 'apply only if this saved plan (wsync plan --out) still matches the files and the workspace')
+    .option('--approve <fingerprint>', 'let exactly the held changes with this fingerprint through (a plan prints it); nothing is written if they differ', heldFingerprint)
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--no-color', 'no ANSI colours, even on a terminal')
     .option('--verbose', 'list unchanged objects in the plan too', false);
@@ -46,6 +57,7 @@ export function register(program: Command, context: CommandContext): void {
       ['wsync apply workspace', 'make the workspace equal to the files (deletes nothing)'],
       ['wsync apply --plan plan.json workspace', 'apply a reviewed plan, only if nothing it was made from has moved'],
       ['wsync apply --prune workspace', 'also delete the objects wsync owns that the files no longer declare'],
+      ['wsync apply --prune --approve held-0123456789ab-cdef01234567 workspace', 'also apply the changes a safety rule held, exactly those the plan printed'],
       ['wsync apply --kinds Monitor,Notifier workspace', 'only these kinds (nothing is pruned)'],
     ],
   });
