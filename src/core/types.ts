@@ -1,9 +1,9 @@
 // The values that flow through wsync's pure core: desired state from files, live state from the
 // API, the inventory of what wsync owns, the policy flags, and the Plan that joins them.
 
-import type { KindName } from '../kinds/index.js';
+import type { KindName } from '../generated/kinds.js';
 
-/** The kinds are named by their registry, `src/kinds/index.ts`. */
+/** The kinds are named by their schemas (`src/generated/kinds.ts`, made by `npm run gen:types`). */
 export type { KindName };
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };

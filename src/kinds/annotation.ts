@@ -1,5 +1,6 @@
 import type { JsonObject } from '../core/types.js';
 import { isAbsentTime } from '../core/time.js';
+import type { AnnotationSpec } from '../generated/spec-types.js';
 import { asString, encodeSegment, pickDefined } from './common.js';
 import type { KindModule } from './types.js';
 
@@ -24,7 +25,7 @@ function untitledName(raw: JsonObject): string {
   return `untitled ${asString(raw.type) ?? ''} ${instantOf(asString(raw.time))}`.trim();
 }
 
-export const annotation: KindModule = {
+export const annotation: KindModule<AnnotationSpec> = {
   kind: 'Annotation',
   plural: 'annotations',
   schemaFile: 'annotation.json',

@@ -1,10 +1,11 @@
 import { asJsonObject } from '../core/json.js';
 import { isAbsentTime } from '../core/time.js';
 import type { JsonObject } from '../core/types.js';
+import type { ApiTokenSpec } from '../generated/spec-types.js';
 import { asString, DATASET_CAPABILITIES_REFERENCE, encodeSegment } from './common.js';
 import type { KindModule } from './types.js';
 
-export const apiToken: KindModule = {
+export const apiToken: KindModule<ApiTokenSpec> = {
   kind: 'ApiToken',
   plural: 'tokens',
   schemaFile: 'apitoken.json',

@@ -10,7 +10,7 @@ export const SERVER_OWNED_COMMON = ['id', 'createdAt', 'createdBy', 'updatedAt']
  * service takes a dataset that does not exist (yet): the capability applies once one of that name
  * is made (docs/wire-contract.md "Capabilities on datasets that do not exist yet").
  */
-export const DATASET_CAPABILITIES_REFERENCE: Reference = {
+export const DATASET_CAPABILITIES_REFERENCE: Reference<'datasetCapabilities'> = {
   field: 'datasetCapabilities',
   wireField: 'datasetCapabilities',
   target: 'Dataset',

@@ -3,6 +3,7 @@
 // overwritten. docs/wire-contract.md "Dashboards" gives the evidence for what is normalised here.
 import { asJsonObject, isJsonObject } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
+import type { DashboardSpec } from '../generated/spec-types.js';
 import { asString, encodeSegment } from './common.js';
 import { checkDashboard } from './dashboard-checks.js';
 import { outlineDashboard } from './dashboard-outline.js';
@@ -67,7 +68,7 @@ function documentOf(spec: JsonObject): JsonObject {
   return asJsonObject(spec.dashboard) ?? {};
 }
 
-export const dashboard: KindModule = {
+export const dashboard: KindModule<DashboardSpec> = {
   kind: 'Dashboard',
   plural: 'dashboards',
   schemaFile: 'dashboard.json',

@@ -1,5 +1,6 @@
 import { jsonEqual } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
+import type { DatasetSpec } from '../generated/spec-types.js';
 import { asString, asStringArray, encodeSegment, pickDefined } from './common.js';
 import type { KindModule } from './types.js';
 
@@ -49,7 +50,7 @@ function retentionCut(desired: JsonObject, live: JsonObject): string | undefined
   );
 }
 
-export const dataset: KindModule = {
+export const dataset: KindModule<DatasetSpec> = {
   kind: 'Dataset',
   plural: 'datasets',
   schemaFile: 'dataset.json',

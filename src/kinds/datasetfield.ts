@@ -1,10 +1,11 @@
 import { jsonEqual } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
+import type { DatasetFieldSpec } from '../generated/spec-types.js';
 import { asString, encodeSegment, pickDefined, withDefaultsFilled } from './common.js';
-import type { KindModule } from './types.js';
+import type { Defaults, KindModule } from './types.js';
 
 const SETTINGS = ['description', 'hidden', 'unit', 'type'] as const;
-const DEFAULTS: JsonObject = { description: '', hidden: false, unit: '' };
+const DEFAULTS: Defaults<DatasetFieldSpec> = { description: '', hidden: false, unit: '' };
 
 /** Live ids of dataset fields are `dataset/field`: the API addresses a field by both. */
 function splitId(id: string): [string, string] {
@@ -12,7 +13,7 @@ function splitId(id: string): [string, string] {
   return [id.slice(0, slash), id.slice(slash + 1)];
 }
 
-export const datasetField: KindModule = {
+export const datasetField: KindModule<DatasetFieldSpec> = {
   kind: 'DatasetField',
   plural: 'fields',
   schemaFile: 'datasetfield.json',
@@ -55,7 +56,7 @@ export const datasetField: KindModule = {
   exportSpec({ spec }) {
     // Only settings someone changed are worth a file; the type is computed from ingest.
     const { type: _computed, ...settings } = spec;
-    const customised = ['description', 'unit', 'hidden'].some(
+    const customised = (['description', 'unit', 'hidden'] as const).some(
       (field) => settings[field] !== undefined && !jsonEqual(settings[field], DEFAULTS[field]),
     );
     return customised ? { spec: settings } : {};

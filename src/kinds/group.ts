@@ -1,8 +1,9 @@
 import type { JsonObject } from '../core/types.js';
+import type { GroupSpec } from '../generated/spec-types.js';
 import { asString, asStringArray, encodeSegment, namesOf, resolveMany, resolveOne } from './common.js';
 import type { KindModule } from './types.js';
 
-export const group: KindModule = {
+export const group: KindModule<GroupSpec> = {
   kind: 'Group',
   plural: 'groups',
   schemaFile: 'group.json',

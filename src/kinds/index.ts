@@ -10,19 +10,21 @@ import { notifier } from './notifier.js';
 import { org } from './org.js';
 import { role } from './role.js';
 import { starredQuery } from './starredquery.js';
+import type { KindName, KindSpecs } from '../generated/kinds.js';
 import type { KindModule } from './types.js';
 import { user } from './user.js';
 import { userRole } from './userrole.js';
 import { view } from './view.js';
 import { virtualField } from './virtualfield.js';
 
+export type { KindName } from '../generated/kinds.js';
 export type { KindModule } from './types.js';
 
 /**
  * The module with the rules every kind shares (see KINDS): natural keys in Unicode NFC, and a
  * timestamp read as `null`, `""` or Go's zero time left out of the live spec (it means "no time").
  */
-function withSharedRules(module: KindModule): KindModule {
+function withSharedRules<Module extends KindModule>(module: Module): Module {
   return {
     ...module,
     keyOf: (name, spec) => module.keyOf(name, spec).normalize('NFC'),
@@ -35,14 +37,15 @@ function withSharedRules(module: KindModule): KindModule {
 
 /**
  * The registry: every kind wsync manages, by name. A new kind is one entry here (and its module,
- * schema, emulator module, example and tests). The order is the tie-break within a dependency
- * level: plans, metrics and exports list kinds in it.
+ * schema, emulator module, example and tests); it does not compile until the schemas name the kind
+ * (`npm run gen:types`) and its entry is a `KindModule` of that kind's spec type. The order is the
+ * tie-break within a dependency level: plans, metrics and exports list kinds in it.
  *
  * Natural keys compare in Unicode NFC, wherever they come from (files, the API, references): `café`
  * typed with a combining accent is the same object as `café` typed with one character. A live
  * timestamp that means "no time" is absent, for every kind (read, diff, export).
  */
-export const KINDS = {
+const REGISTRY = {
   Dataset: withSharedRules(dataset),
   Role: withSharedRules(role),
   Notifier: withSharedRules(notifier),
@@ -58,9 +61,14 @@ export const KINDS = {
   View: withSharedRules(view),
   ApiToken: withSharedRules(apiToken),
   Dashboard: withSharedRules(dashboard),
-} as const satisfies Readonly<Record<string, KindModule>>;
+} satisfies { readonly [K in KindName]: KindModule<KindSpecs[K]> };
 
-export type KindName = keyof typeof KINDS;
+/**
+ * The registry as its readers see it: each module with its spec paths erased to strings
+ * (`KindModule`), so one kind is read like any other. The entries above are checked against their
+ * own spec types first: one per kind the schemas name, and no other.
+ */
+export const KINDS: { readonly [K in KindName]: KindModule } = REGISTRY;
 
 /** Every kind name, in registry order. */
 export const KIND_NAMES: readonly KindName[] = Object.keys(KINDS) as KindName[];

@@ -1,4 +1,5 @@
-import type { JsonObject, JsonValue } from '../core/types.js';
+import type { JsonObject } from '../core/types.js';
+import type { MonitorSpec } from '../generated/spec-types.js';
 import {
   alignIdReferences,
   asString,
@@ -10,7 +11,7 @@ import {
   withDefaultsFilled,
 } from './common.js';
 import { aplDatasets, mplDatasets } from './query-datasets.js';
-import type { KindModule } from './types.js';
+import type { Defaults, KindModule } from './types.js';
 
 const PASSTHROUGH = [
   'type',
@@ -41,7 +42,7 @@ const PASSTHROUGH = [
  * its evidence): the same for every monitor type. `intervalMinutes` and `rangeMinutes` have no
  * safe default and are `computed` instead.
  */
-const DEFAULTS: Readonly<Record<string, JsonValue>> = {
+const DEFAULTS: Defaults<MonitorSpec> = {
   description: '',
   disabled: false,
   alertOnNoData: false,
@@ -65,7 +66,7 @@ function notifierIdsOf(raw: JsonObject): string[] {
   return asStringArray(raw.notifierIds ?? raw.notifierIDs ?? []);
 }
 
-export const monitor: KindModule = {
+export const monitor: KindModule<MonitorSpec> = {
   kind: 'Monitor',
   plural: 'monitors',
   schemaFile: 'monitor.json',

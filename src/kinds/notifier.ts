@@ -1,9 +1,10 @@
 import { asJsonObject } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
+import type { NotifierSpec } from '../generated/spec-types.js';
 import { asString, encodeSegment, SERVER_OWNED_COMMON } from './common.js';
 import type { KindModule } from './types.js';
 
-export const notifier: KindModule = {
+export const notifier: KindModule<NotifierSpec> = {
   kind: 'Notifier',
   plural: 'notifiers',
   schemaFile: 'notifier.json',

@@ -1,7 +1,8 @@
+import type { OrgSpec } from '../generated/spec-types.js';
 import { asString, encodeSegment } from './common.js';
 import type { KindModule } from './types.js';
 
-export const org: KindModule = {
+export const org: KindModule<OrgSpec> = {
   kind: 'Org',
   plural: 'orgs',
   schemaFile: 'org.json',

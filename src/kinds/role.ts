@@ -1,9 +1,10 @@
 import { asJsonObject } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
+import type { RoleSpec } from '../generated/spec-types.js';
 import { asString, asStringArray, DATASET_CAPABILITIES_REFERENCE, encodeSegment, namesOf } from './common.js';
 import type { KindModule } from './types.js';
 
-export const role: KindModule = {
+export const role: KindModule<RoleSpec> = {
   kind: 'Role',
   plural: 'roles',
   schemaFile: 'role.json',

@@ -1,9 +1,10 @@
 import { asJsonObject } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
+import type { StarredQuerySpec } from '../generated/spec-types.js';
 import { asString, encodeSegment, pickDefined, resolveOne } from './common.js';
 import type { KindModule } from './types.js';
 
-export const starredQuery: KindModule = {
+export const starredQuery: KindModule<StarredQuerySpec> = {
   kind: 'StarredQuery',
   plural: 'starred-queries',
   schemaFile: 'starredquery.json',

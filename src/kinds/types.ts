@@ -1,14 +1,21 @@
 import type { DiffGroup, FieldDiff, JsonObject, JsonValue, LiveObject, Severity } from '../core/types.js';
-import type { KindName } from './index.js';
+import type { KindName } from '../generated/kinds.js';
+import type { ArrayPath, ErasedSpec, ItemField, SpecPath } from './spec-paths.js';
+
+export type { ArrayPath, ErasedSpec, SpecPath } from './spec-paths.js';
 
 /** Maps a referenced object's name (natural key) to its id; undefined when it cannot be resolved. */
 export type ResolveName = (target: KindName, name: string) => string | undefined;
 /** Maps a referenced object's id to its name (natural key); undefined when the id is unknown. */
 export type ResolveId = (target: KindName, id: string) => string | undefined;
 
-export interface Reference {
+/**
+ * A spec field that names objects of another kind. `Path` is the kind's spec paths
+ * (`ReferenceOf<Spec>`); any string in the erased form the planner reads.
+ */
+export interface Reference<Path extends string = string> {
   /** Spec field holding names, e.g. `notifiers`; for nested fields a dotted path. */
-  field: string;
+  field: Path;
   /** Wire field holding ids, e.g. `notifierIds`. */
   wireField: string;
   target: KindName;
@@ -51,6 +58,9 @@ export interface Reference {
    */
   byId?: true;
 }
+
+/** A reference of a kind whose spec type is `Spec`: its `field` is checked against the spec. */
+export type ReferenceOf<Spec> = Reference<SpecPath<Spec>>;
 
 export interface HttpEndpoint {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -99,22 +109,29 @@ export interface IssuedSecret {
   wireField: string;
 }
 
-/** An array of objects that name themselves by one field (a chart by `id`): compared item by item. */
-export interface KeyedArray {
-  /** Dotted spec path of the array, e.g. `dashboard.charts`. */
-  path: string;
-  /** The field of each item that names it, e.g. `id`. */
-  key: string;
-}
+/**
+ * Spec paths the server fills with a value of their own when a request leaves them out, keyed by
+ * the kind's spec paths (any string for the erased spec).
+ */
+export type Defaults<Spec = ErasedSpec> = unknown extends Spec
+  ? Readonly<Record<string, JsonValue>>
+  : { readonly [P in SpecPath<Spec>]?: JsonValue };
+
+/**
+ * An array of objects that name themselves by one field (a chart by `id`): compared item by item.
+ * `path` is the dotted spec path of the array, e.g. `dashboard.charts`; `key` the field of each
+ * item that names it, e.g. `id`.
+ */
+export type KeyedArray<Spec = ErasedSpec> = { [P in ArrayPath<Spec>]: { path: P; key: ItemField<Spec, P> } }[ArrayPath<Spec>];
 
 /**
  * A part of the spec a file may give instead of the resource file (a dashboard document as the UI
  * exports it): `spec[pathField]` names a JSON file relative to the resource file, inside the tree;
  * its content, checked against `schemaFile`, becomes `spec[documentField]`.
  */
-export interface DocumentFile {
-  pathField: string;
-  documentField: string;
+export interface DocumentFile<Path extends string = string> {
+  pathField: Path;
+  documentField: Path;
   /** File name under schemas/ of the content's schema. */
   schemaFile: string;
 }
@@ -143,10 +160,10 @@ export interface ExportCandidate {
 }
 
 /**
- * Everything wsync knows about one resource kind. Planner, apply, the live reader and export
- * read these properties and call these hooks; they never compare a kind name.
+ * Identity and endpoints: what a kind is called, where it stands in the order of writes, how its
+ * objects are keyed, and the requests that list, read and write them.
  */
-export interface KindModule {
+export interface KindIdentity {
   kind: KindName;
   /** Lower-case plural for folders and flags: `monitors`, `notifiers`, ... */
   plural: string;
@@ -155,12 +172,10 @@ export interface KindModule {
   /** Dependency level: writes run level 0 first; deletes run in reverse. */
   level: number;
   description: string;
-
   /** The natural key of a resource of this kind from its metadata.name and spec. */
   keyOf(name: string, spec: JsonObject): string;
   /** Dataset a resource belongs to, for dataset-scoped kinds (their keys are `dataset/name`). */
   datasetOf?(spec: JsonObject): string;
-
   list: ListStrategy;
   /**
    * The id and wire object of one item a list (or a create) answered, when the item's own `id` is
@@ -183,12 +198,6 @@ export interface KindModule {
   /** Absent when the object is never deleted by wsync (Org, DatasetField). */
   remove?(id: string, spec: JsonObject): HttpEndpoint;
   /**
-   * Deleting an object of this kind takes more than prune (a dataset's data goes with it): the
-   * plan deletes one only when the kind is in `Policy.allowDeletion`, and otherwise skips it with
-   * this text as the reason. It says how to opt in.
-   */
-  deletionOptIn?: string;
-  /**
    * Statuses with which a write answers that it was made against a stale version (409, 412:
    * someone saved the object after the plan read it). Apply never writes over it: it reads the
    * object again and re-plans it (done if it now matches the files, else skipped saying what
@@ -203,11 +212,6 @@ export interface KindModule {
    */
   versionOf?: (raw: JsonObject) => number | undefined;
   /**
-   * What a delete of this kind destroys besides the object (a dataset's data): every plan format
-   * shows it loudly on the delete (also when the delete budget refuses it).
-   */
-  deletionWarning?: string;
-  /**
    * Parts of an object its main write cannot set, written through their own endpoints (a dataset's
    * map fields): apply sends these after a create, update or adoption of object `id` succeeds, in
    * order. `live` is the object as it is now (the create's answer, or as listed); give none for a
@@ -215,29 +219,96 @@ export interface KindModule {
    */
   followUpWrites?(id: string, spec: JsonObject, live: LiveObject | undefined): FollowUpWrite[];
   /**
-   * A live object the service manages itself (a group synced from a directory): wsync never
-   * writes, adopts or deletes it, and a file declaring its key is told so.
-   */
-  managedByService?(raw: JsonObject): boolean;
-  /**
    * The add-on a workspace needs for this kind (Role: `RBAC`). Without it the list answers 403 or
    * 404: the live reader marks the kind unavailable instead of failing, and the planner gives one
    * error for the resources of it a tree declares.
    */
   addOn?: string;
+}
+
+/**
+ * Wire shape: which parts of a spec are secret, sets, defaulted, computed, timestamps, immutable or
+ * references, i.e. how a spec is compared and written. Every path is one of `Spec`'s
+ * (`SpecPath<Spec>`), so a field the kind's schema does not have is a compile error.
+ */
+export interface KindWireShape<Spec = ErasedSpec> {
+  /** Wire fields the server owns; never compared, never sent. */
+  serverOwned: readonly string[];
+  /** Spec paths (dotted, `*` matches any key) of secret values. */
+  secretFields: readonly SpecPath<Spec>[];
+  /** A secret the create (or replace) answer carries once; apply saves it to the token output directory. */
+  issuedSecret?: IssuedSecret;
+  /** Spec paths (dotted, `*` matches any key) of arrays compared without order. */
+  setFields: readonly ArrayPath<Spec>[];
+  /** Arrays whose items name themselves: diffs say which item was added, removed or changed, and how. */
+  keyedArrays?: readonly KeyedArray<Spec>[];
+  /** Spec paths the server fills with this value when the request leaves them out. */
+  defaults: Defaults<Spec>;
   /**
-   * Why `--prune=all:KIND` is refused for this kind: the service makes objects of it by itself
-   * (a triggered monitor makes annotations), and wsync deletes only what it created.
+   * Spec paths the server fills with a value of its own when left out (Annotation time, Monitor
+   * intervalMinutes): left out of a file they are not compared, and an update sends the live value.
    */
-  serviceMade?: string;
-  /** Said as the reason of a create or update of this object: how it will be written (a dashboard with `overwrite`). */
-  writeReason?(spec: JsonObject): string | undefined;
+  computed: readonly SpecPath<Spec>[];
+  /**
+   * Spec paths holding RFC 3339 timestamps: compared as instants, not as text; `null`, `""` and
+   * Go's zero time (`0001-01-01T00:00:00Z`) mean absent, on both sides.
+   */
+  timestamps: readonly SpecPath<Spec>[];
+  /**
+   * Spec paths an update cannot clear (the API merges updates and has no way to unset them):
+   * removing one from a file is reported as not applied, never written over and over.
+   */
+  uncleared?: readonly SpecPath<Spec>[];
+  /** Spec fields that can only be set at creation: a change is reported, not applied. */
+  immutable: readonly SpecPath<Spec>[];
+  /** What a change of an immutable field takes instead (a dataset's region: a new dataset); said in the plan. */
+  immutableNote?: string;
   /**
    * Spec fields that say how to write the object, not what it holds (a dashboard's `overwrite`):
    * never read back, never a diff (`alignLive` takes them as written), so not in the table of
    * fields a removal clears.
    */
-  writeOptions?: readonly string[];
+  writeOptions?: readonly SpecPath<Spec>[];
+  references: readonly ReferenceOf<Spec>[];
+  /** A part of the spec that may come from a JSON file of its own (a dashboard document). */
+  documentFile?: DocumentFile<SpecPath<Spec>>;
+}
+
+/**
+ * Safeguards: what the plan refuses, warns of or leaves alone for this kind (deletes that take
+ * data, updates that destroy it, objects the service makes or manages itself).
+ */
+export interface KindSafeguards {
+  /**
+   * Deleting an object of this kind takes more than prune (a dataset's data goes with it): the
+   * plan deletes one only when the kind is in `Policy.allowDeletion`, and otherwise skips it with
+   * this text as the reason. It says how to opt in.
+   */
+  deletionOptIn?: string;
+  /**
+   * What a delete of this kind destroys besides the object (a dataset's data): every plan format
+   * shows it loudly on the delete (also when the delete budget refuses it).
+   */
+  deletionWarning?: string;
+  /**
+   * What an update from the live spec to the desired one destroys for good (a dataset's retention
+   * cut deletes its older events), or undefined when it destroys nothing. Every plan format shows
+   * it under "Data loss", and the update is refused unless `Policy.allowDataLoss` names the kind
+   * (`dataLossOptIn` says how). Both specs are as compared: defaults filled, ids as names.
+   */
+  dataLoss?(desired: JsonObject, live: JsonObject): string | undefined;
+  /** How to opt in to an update `dataLoss` warns of; the reason of a refused one. */
+  dataLossOptIn?: string;
+  /**
+   * Why `--prune=all:KIND` is refused for this kind: the service makes objects of it by itself
+   * (a triggered monitor makes annotations), and wsync deletes only what it created.
+   */
+  serviceMade?: string;
+  /**
+   * A live object the service manages itself (a group synced from a directory): wsync never
+   * writes, adopts or deletes it, and a file declaring its key is told so.
+   */
+  managedByService?(raw: JsonObject): boolean;
   /** Why a declared object that does not exist live is not created (kinds without `create`). */
   missingReason?(name: string, spec: JsonObject): string;
   /**
@@ -259,65 +330,21 @@ export interface KindModule {
    * `datasetKind` is the kind the names are keys of (a dataset this tree creates hides nothing yet).
    */
   listedOnlyIfQueryable?: { datasetKind: KindName; datasets(spec: JsonObject): string[] };
+}
 
-  /** Wire fields the server owns; never compared, never sent. */
-  serverOwned: readonly string[];
-  /** Spec paths (dotted, `*` matches any key) of secret values. */
-  secretFields: readonly string[];
-  /** A secret the create (or replace) answer carries once; apply saves it to the token output directory. */
-  issuedSecret?: IssuedSecret;
-  /** Spec paths (dotted, `*` matches any key) of arrays compared without order. */
-  setFields: readonly string[];
-  /** Arrays whose items name themselves: diffs say which item was added, removed or changed, and how. */
-  keyedArrays?: readonly KeyedArray[];
-  /** Spec paths the server fills with this value when the request leaves them out. */
-  defaults: Readonly<Record<string, JsonValue>>;
-  /**
-   * Spec paths the server fills with a value of its own when left out (Annotation time, Monitor
-   * intervalMinutes): left out of a file they are not compared, and an update sends the live value.
-   */
-  computed: readonly string[];
-  /**
-   * Spec paths holding RFC 3339 timestamps: compared as instants, not as text; `null`, `""` and
-   * Go's zero time (`0001-01-01T00:00:00Z`) mean absent, on both sides.
-   */
-  timestamps: readonly string[];
-  /**
-   * Spec paths an update cannot clear (the API merges updates and has no way to unset them):
-   * removing one from a file is reported as not applied, never written over and over.
-   */
-  uncleared?: readonly string[];
-  /** Spec fields that can only be set at creation: a change is reported, not applied. */
-  immutable: readonly string[];
-  /** What a change of an immutable field takes instead (a dataset's region: a new dataset); said in the plan. */
-  immutableNote?: string;
-  /**
-   * What an update from the live spec to the desired one destroys for good (a dataset's retention
-   * cut deletes its older events), or undefined when it destroys nothing. Every plan format shows
-   * it under "Data loss", and the update is refused unless `Policy.allowDataLoss` names the kind
-   * (`dataLossOptIn` says how). Both specs are as compared: defaults filled, ids as names.
-   */
-  dataLoss?(desired: JsonObject, live: JsonObject): string | undefined;
-  /** How to opt in to an update `dataLoss` warns of; the reason of a refused one. */
-  dataLossOptIn?: string;
-  references: readonly Reference[];
-
+/**
+ * Hooks: the kind's own conversions and checks (spec <-> wire, live values read back in another
+ * form, checks a schema cannot make, reading a change, export).
+ */
+export interface KindHooks {
   /** Canonical form of a desired spec before it is compared (e.g. emails lower-cased). */
   normalize?(spec: JsonObject): JsonObject;
-  /** A part of the spec that may come from a JSON file of its own (a dashboard document). */
-  documentFile?: DocumentFile;
-  /** Checks of a schema-valid spec that a schema cannot express (unique chart ids); `name` is metadata.name. */
-  checkSpec?(name: string, spec: JsonObject): SpecProblem[];
-  /** A reviewer's reading of a change's diffs, when a flat list would not read well (a dashboard: per chart). */
-  outline?(diffs: readonly FieldDiff[]): DiffGroup[];
-
   /**
    * The live spec with values the service answers in another form than the one written put back
    * in the written form, so they are no diff (a role read back by its label, an MPL query read back
    * in `aplQuery`). `raw` is the live wire object. Absent: the live spec is compared as it is.
    */
   alignLive?(desired: JsonObject, live: JsonObject, raw: JsonObject): JsonObject;
-
   /**
    * Desired spec -> request body for create/update. Names become ids through `resolve`. An update
    * sends the whole object, a removed field as its default (or its empty value where the API
@@ -326,9 +353,33 @@ export interface KindModule {
   toWire(name: string, spec: JsonObject, resolve: ResolveName, live?: LiveObject): JsonObject;
   /** Live wire object -> metadata.name and spec (ids become names; server-owned fields dropped). */
   fromWire(raw: JsonObject, resolveId: ResolveId): { name: string; spec: JsonObject };
-
+  /** Checks of a schema-valid spec that a schema cannot express (unique chart ids); `name` is metadata.name. */
+  checkSpec?(name: string, spec: JsonObject): SpecProblem[];
+  /** A reviewer's reading of a change's diffs, when a flat list would not read well (a dashboard: per chart). */
+  outline?(diffs: readonly FieldDiff[]): DiffGroup[];
+  /** Said as the reason of a create or update of this object: how it will be written (a dashboard with `overwrite`). */
+  writeReason?(spec: JsonObject): string | undefined;
   /** export: the name a second (third, ...) live object with an already-taken key is written under. */
   duplicateName?(name: string, id: string): string;
   /** export: what a file should say that fromWire alone does not settle; absent: the spec as is. */
   exportSpec?(object: ExportCandidate): ExportDecision;
 }
+
+/** A kind module whose spec paths are `Spec`'s (see KindModule). */
+export interface SpecKindModule<Spec> extends KindIdentity, KindWireShape<Spec>, KindSafeguards, KindHooks {}
+
+/** A kind module with its spec paths erased to strings (see KindModule). */
+export interface ErasedKindModule extends KindIdentity, KindWireShape<ErasedSpec>, KindSafeguards, KindHooks {}
+
+/**
+ * Everything wsync knows about one resource kind, by concern. Planner, apply, the live reader and
+ * export read these properties and call these hooks; they never compare a kind name.
+ *
+ * A kind module declares itself as `KindModule<ItsSpec>` (the generated spec type of its schema,
+ * `KindSpecs[kind]`), so the compiler checks every spec path it names. The registry and everything
+ * that reads it use `KindModule` (no argument): the module with its paths erased to strings, which
+ * every `KindModule<Spec>` is assignable to. (Two interfaces, not one generic one, so that the
+ * compiler compares them member by member: more fields in a spec mean more paths, which its
+ * variance shortcut for one generic interface gets wrong.)
+ */
+export type KindModule<Spec = ErasedSpec> = unknown extends Spec ? ErasedKindModule : SpecKindModule<Spec>;

@@ -1,5 +1,6 @@
 import { asJsonObject } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
+import type { UserSpec } from '../generated/spec-types.js';
 import { asString, builtinName, encodeSegment } from './common.js';
 import type { KindModule, Reference } from './types.js';
 
@@ -9,7 +10,7 @@ import type { KindModule, Reference } from './types.js';
  */
 export const BUILTIN_ROLES = ['owner', 'admin', 'user', 'read-only', 'none'] as const;
 
-const ROLE: Reference = {
+export const ROLE_REFERENCE: Reference<'role'> = {
   field: 'role',
   wireField: 'role',
   target: 'Role',
@@ -30,7 +31,7 @@ function roleOf(raw: JsonObject): { id: string; name: string } | undefined {
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
-export const user: KindModule = {
+export const user: KindModule<UserSpec> = {
   kind: 'User',
   plural: 'users',
   schemaFile: 'user.json',
@@ -50,12 +51,12 @@ export const user: KindModule = {
   computed: [],
   timestamps: [],
   immutable: ['name'],
-  references: [ROLE],
+  references: [ROLE_REFERENCE],
 
   // `Owner` and `owner` are one built-in role.
   normalize(spec) {
     const role = asString(spec.role);
-    const builtin = role === undefined ? undefined : builtinName(ROLE, role);
+    const builtin = role === undefined ? undefined : builtinName(ROLE_REFERENCE, role);
     return builtin === undefined || builtin === role ? spec : { ...spec, role: builtin };
   },
 
@@ -70,7 +71,7 @@ export const user: KindModule = {
   toWire(name, spec, resolve, live): JsonObject {
     const written = asString(spec.role) ?? '';
     // A built-in by its key; a Role by its id; any other name as written, for the service to judge.
-    const role = builtinName(ROLE, written) ?? resolve('Role', written) ?? written;
+    const role = builtinName(ROLE_REFERENCE, written) ?? resolve('Role', written) ?? written;
     if (live) return { role };
     return { email: name, name: spec.name ?? name, role };
   },
@@ -78,7 +79,7 @@ export const user: KindModule = {
   fromWire(raw, resolveId) {
     const read = roleOf(raw);
     // No role at all (null) is the base role `none`.
-    const role = read === undefined ? 'none' : (builtinName(ROLE, read.id) ?? resolveId('Role', read.id) ?? read.name);
+    const role = read === undefined ? 'none' : (builtinName(ROLE_REFERENCE, read.id) ?? resolveId('Role', read.id) ?? read.name);
     return { name: (asString(raw.email) ?? '').toLowerCase(), spec: { name: asString(raw.name) ?? '', role } };
   },
 

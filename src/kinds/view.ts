@@ -1,8 +1,9 @@
 import type { JsonObject } from '../core/types.js';
+import type { ViewSpec } from '../generated/spec-types.js';
 import { asString, asStringArray, encodeSegment, pickDefined } from './common.js';
 import type { KindModule } from './types.js';
 
-export const view: KindModule = {
+export const view: KindModule<ViewSpec> = {
   kind: 'View',
   plural: 'views',
   schemaFile: 'view.json',

@@ -1,11 +1,12 @@
 import type { JsonObject } from '../core/types.js';
+import type { VirtualFieldSpec } from '../generated/spec-types.js';
 import { asString, encodeSegment, pickDefined, withDefaultsFilled } from './common.js';
-import type { KindModule } from './types.js';
+import type { Defaults, KindModule } from './types.js';
 
 const FIELDS = ['dataset', 'expression', 'description', 'type', 'unit'] as const;
-const DEFAULTS = { description: '', type: '', unit: '' };
+const DEFAULTS: Defaults<VirtualFieldSpec> = { description: '', type: '', unit: '' };
 
-export const virtualField: KindModule = {
+export const virtualField: KindModule<VirtualFieldSpec> = {
   kind: 'VirtualField',
   plural: 'vfields',
   schemaFile: 'virtualfield.json',
