@@ -4,7 +4,7 @@ import { createAgent, httpRequest } from './http.js';
 import { isLoopbackHost } from './url.js';
 import { userAgent } from './user-agent.js';
 
-export type ControlVerb = 'suspend' | 'resume' | 'reconcile' | 'status';
+export type ControlVerb = 'suspend' | 'resume' | 'reconcile' | 'status' | 'approve';
 
 export interface ControlReply {
   status: number;
@@ -28,8 +28,10 @@ export function parseDaemonUrl(text: string, insecure: boolean): URL {
   return url;
 }
 
-export async function callDaemon(base: URL, verb: ControlVerb, token: string | undefined, timeoutMs: number): Promise<ControlReply> {
-  const url = new URL(verb, base.href.endsWith('/') ? base.href : `${base.href}/`);
+/** One request to the daemon; `argument` is the path segment after the verb (`approve/FINGERPRINT`). */
+export async function callDaemon(base: URL, verb: ControlVerb, token: string | undefined, timeoutMs: number, argument?: string): Promise<ControlReply> {
+  const path = argument === undefined ? verb : `${verb}/${encodeURIComponent(argument)}`;
+  const url = new URL(path, base.href.endsWith('/') ? base.href : `${base.href}/`);
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent() };
   // Status too: a daemon started with --status-auth asks for it there.
   if (token !== undefined) headers.authorization = `Bearer ${token}`;

@@ -5,8 +5,9 @@ import { safeMessage } from '../core/safe-text.js';
 import type { ReconcileOutcome } from '../reconcile/index.js';
 import { Reconciler } from '../reconcile/reconciler.js';
 import { WriterLeaseError } from '../reconcile/writer-lease.js';
+import { Approvals, type ApprovalSettled } from './approvals.js';
 import type { DaemonConfig } from './config.js';
-import type { ControlAction } from './control.js';
+import type { ControlAction, ControlAnswer } from './control.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { startHttpServer, type HttpServer } from './http.js';
 import type { Logger } from './logger.js';
@@ -48,6 +49,7 @@ export class Daemon {
   private lastTarget: string | null = null;
   private secretValues: string[] = [];
   private stopping: Promise<void> | null = null;
+  private readonly approvals = new Approvals();
 
   private constructor(config: DaemonConfig) {
     this.config = config;
@@ -144,6 +146,7 @@ export class Daemon {
         scheduler: () => this.scheduler.status(),
         stopping: () => this.stopping !== null,
         act: (action) => this.control(action),
+        approve: (fingerprint) => this.approve(fingerprint),
       }),
     );
     const notify = this.notifications?.dispatcher.targets.map((t) => `${t.name} (${t.type})`);
@@ -172,6 +175,29 @@ export class Daemon {
       this.scheduler.request('control');
     }
     return { ok: true, action, suspended: this.status.suspendedSince !== null, suspendedSince: this.status.suspendedSince };
+  }
+
+  /** `wsync ctl approve FINGERPRINT`: kept when it names what is held now, and a reconcile that writes is requested. */
+  private approve(fingerprint: string): ControlAnswer {
+    const answer = this.approvals.offer(fingerprint, new Date());
+    this.status.approval = this.approvals.pending;
+    if (answer.status !== 200) {
+      this.log.warn({ fingerprint: safeMessage(fingerprint), error: answer.body.error }, 'approval refused');
+      return answer;
+    }
+    this.log.info({ fingerprint }, 'approval given: the next reconcile that writes applies exactly the held changes');
+    if (this.stopping === null) this.scheduler.request('control');
+    return answer;
+  }
+
+  /** Logs what became of the pending approval, and shows it. */
+  private settleApproval(outcome: ReconcileOutcome | undefined): void {
+    const settled: ApprovalSettled = this.approvals.settle(outcome);
+    this.status.approval = this.approvals.pending;
+    this.status.heldFingerprint = this.approvals.heldFingerprint;
+    if (settled === undefined) return;
+    if ('used' in settled) this.log.info({ fingerprint: settled.used }, 'approval used: the approved held changes were applied');
+    else this.log.warn({ fingerprint: settled.dropped, why: this.redact(settled.why) }, 'approval dropped: the plan holds other changes now');
   }
 
   private async startWatching(): Promise<void> {
@@ -250,9 +276,11 @@ export class Daemon {
       // Suspended: the same reconcile, planned only (the lease is neither taken nor needed).
       const suspended = this.status.suspendedSince !== null;
       if (suspended) record.suspended = true;
+      const write = this.config.policy.mode === 'enforce' && !suspended;
       outcome = await this.reconciler.run({
         dir: snap.target,
-        write: this.config.policy.mode === 'enforce' && !suspended,
+        write,
+        approve: this.approvals.forReconcile(write),
         edit: [...triggers].every((t) => t === 'change' || t === 'revision'),
         onChange: (event) => this.report.change(event, snap.revision),
         confirmSource: () => this.linkMoved(snap),
@@ -270,6 +298,7 @@ export class Daemon {
       // Another wsync writes the workspace: a refusal, not a fault of this one.
       if (err instanceof WriterLeaseError) record.result = 'refused';
     }
+    this.settleApproval(outcome);
     return this.report.finish(record, startedMs, outcome, overwritten);
   }
 

@@ -39,6 +39,8 @@ export interface Routes {
   statusJson(): Record<string, unknown>;
   /** POST /suspend, /resume, /reconcile. */
   control(action: ControlAction, authorization: string | undefined): ControlAnswer;
+  /** POST /approve/FINGERPRINT (`wsync ctl approve`). */
+  approve?(fingerprint: string, authorization: string | undefined): ControlAnswer;
   /** The refusal of a request for the status page or /status (--status-auth); undefined: served. */
   refuseStatus?(authorization: string | undefined): ControlAnswer | undefined;
 }
@@ -88,6 +90,15 @@ function refusedBody(req: IncomingMessage, res: ServerResponse): boolean {
   return false;
 }
 
+/** A path segment as sent; one that does not decode stays as it is (and is then no fingerprint). */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 function sendAnswer(res: ServerResponse, answer: ControlAnswer): void {
   if (answer.status === 401) res.setHeader('www-authenticate', 'Bearer');
   // Not authorised: the connection ends with the answer, nothing more of the request is read.
@@ -99,13 +110,14 @@ async function handle(routes: Routes, req: IncomingMessage, res: ServerResponse)
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   const action = path.slice(1);
   if (refusedBody(req, res)) return;
-  if (isControlAction(action)) {
+  const approval = routes.approve ? /^approve\/([^/]{1,64})$/.exec(action)?.[1] : undefined;
+  if (isControlAction(action) || approval !== undefined) {
     if (req.method !== 'POST') {
       res.setHeader('allow', 'POST');
       send(res, 405, 'text/plain; charset=utf-8', 'method not allowed: POST\n');
       return;
     }
-    sendAnswer(res, routes.control(action, req.headers.authorization));
+    sendAnswer(res, approval === undefined ? routes.control(action as ControlAction, req.headers.authorization) : routes.approve?.(safeDecode(approval), req.headers.authorization) ?? { status: 404, body: { error: 'not found' } });
     return;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -1,4 +1,4 @@
-import { handleControl, refuseWithoutToken, type ControlAction } from './control.js';
+import { handleControl, refuseWithoutToken, type ControlAction, type ControlAnswer } from './control.js';
 import type { DaemonConfig } from './config.js';
 import type { Routes } from './http.js';
 import type { DaemonMetrics } from './metrics.js';
@@ -14,6 +14,8 @@ export interface DaemonView {
   scheduler: () => SchedulerStatus;
   stopping: () => boolean;
   act: (action: ControlAction) => Record<string, unknown>;
+  /** POST /approve/FINGERPRINT, once the control token is checked. */
+  approve: (fingerprint: string) => ControlAnswer;
 }
 
 /** The routes of the daemon's port: health, readiness, metrics, status and control. */
@@ -34,6 +36,7 @@ export function daemonRoutes(view: DaemonView): Routes {
     },
     statusJson: () => statusJson(view),
     control: (action, authorization) => handleControl({ token: config.controlToken ?? null, act: view.act }, action, authorization),
+    approve: (fingerprint, authorization) => refuseWithoutToken(config.controlToken ?? null, authorization) ?? view.approve(fingerprint),
     refuseStatus: (authorization) => (config.statusAuth === true ? refuseWithoutToken(config.controlToken ?? null, authorization) : undefined),
   };
 }
@@ -56,6 +59,8 @@ function statusJson(view: DaemonView): Record<string, unknown> {
     pendingDrift: status.pendingDrift.length,
     held: status.held.length,
     degraded: status.degraded ?? null,
+    heldFingerprint: status.heldFingerprint ?? null,
+    approval: status.approval,
     last: last ?? null,
   };
 }

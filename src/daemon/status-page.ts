@@ -41,6 +41,14 @@ function historyRow(r: ReconcileRecord): string {
   );
 }
 
+/** The fingerprint of the held changes and the command that approves exactly them, or the approval waiting to be used. */
+function approveHint(status: DaemonStatus): string {
+  const parts: string[] = [];
+  if (status.heldFingerprint !== undefined) parts.push(`<br>approve exactly these: <code>wsync ctl approve ${escapeHtml(status.heldFingerprint)}</code>`);
+  if (status.approval !== null) parts.push(`<br>approved: <code>${escapeHtml(status.approval.fingerprint)}</code> (${escapeHtml(status.approval.at)}), applied by the next reconcile that writes`);
+  return parts.join('');
+}
+
 /** The `/` page: plain HTML, no scripts, refreshes itself every 10 seconds. */
 export function renderStatusPage(status: DaemonStatus, info: StatusPageInfo): string {
   const last = status.last;
@@ -76,7 +84,7 @@ code { font-family: ui-monospace, monospace; }
 <dt>Mode</dt><dd>${escapeHtml(info.mode)}</dd>
 <dt>Suspended</dt><dd id="suspended">${status.suspendedSince === null ? 'no' : `yes, since ${escapeHtml(status.suspendedSince)}: reconciles plan and report drift, nothing is written (<code>wsync ctl resume</code>)`}</dd>
 <dt>Ready</dt><dd id="ready">${status.ready ? 'yes' : 'no'}</dd>
-<dt>Held</dt><dd id="held">${escapeHtml(status.degraded ?? 'none')}${status.held.map((h) => `<br><code>${escapeHtml(`${h.kind}/${h.key}`)}</code>: ${escapeHtml(h.reason ?? '')}`).join('')}</dd>
+<dt>Held</dt><dd id="held">${escapeHtml(status.degraded ?? 'none')}${status.held.map((h) => `<br><code>${escapeHtml(`${h.kind}/${h.key}`)}</code>: ${escapeHtml(h.reason ?? '')}`).join('')}${approveHint(status)}</dd>
 <dt>Last result</dt><dd id="last-result">${escapeHtml(last ? `${last.result} (${last.trigger}, ${last.startedAt})` : 'none yet')}</dd>
 <dt>Last success</dt><dd>${escapeHtml(status.lastSuccessAt ?? 'none yet')}</dd>
 <dt>Reconciling now</dt><dd>${info.running ? 'yes' : 'no'}</dd>

@@ -1,4 +1,5 @@
 import type { Action, KindName } from '../core/types.js';
+import type { PendingApproval } from './approvals.js';
 import type { Trigger } from './scheduler.js';
 
 /** How a reconcile ended: the reconcile statuses plus the daemon's own two. */
@@ -68,6 +69,10 @@ export class DaemonStatus {
   pendingDrift: DriftItem[] = [];
   /** Changes the last plan holds by a safety rule (its refused changes): the daemon is degraded while any is. */
   held: DriftItem[] = [];
+  /** The fingerprint that approves exactly the held changes (`wsync ctl approve`). */
+  heldFingerprint: string | undefined = undefined;
+  /** An approval waiting for the reconcile that writes with it. */
+  approval: PendingApproval | null = null;
 
   /** `degraded: 2 held`, or undefined while nothing is held. */
   get degraded(): string | undefined {

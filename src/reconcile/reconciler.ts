@@ -46,6 +46,8 @@ export interface ReconcileRequest {
   onChange?: (event: ApplyEvent) => void;
   confirmSource?: () => Promise<string | undefined>;
   onPlan?: (plan: Plan, desired: Desired) => void;
+  /** The fingerprint of held changes someone approved (`wsync ctl approve`): the plan lets exactly those through. */
+  approve?: string;
 }
 
 /**
@@ -96,6 +98,7 @@ export class Reconciler {
         incremental: { files: this.files, live: this.live, memo: this.memo },
         confirmSource: request.confirmSource,
         onPlan: request.onPlan,
+        ...(request.approve === undefined ? {} : { approve: request.approve }),
       });
       await this.keepLiveCurrent(outcome);
       return outcome;

@@ -35,7 +35,7 @@ describe('wsync run with a held delete', () => {
     expect(await (await fetch(`${url}/`)).text()).toContain('id="held">degraded: 1 held<br><code>Notifier/held-old</code>');
     expect(sampleValue(await scrapeMetrics(url), 'wsync_held_changes')).toBe(1);
     const status = await runCli(['ctl', 'status', '--daemon', url]);
-    expect(status.stdout).toMatch(/^held\s+degraded: 1 held$/m);
+    expect(status.stdout).toMatch(/^held\s+degraded: 1 held \(approve exactly these: wsync ctl approve held-[0-9a-f]{12}-[0-9a-f]{12}\)$/m);
 
     // Declared again: nothing is held any more.
     mark = d.mark;

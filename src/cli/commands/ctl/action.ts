@@ -1,6 +1,7 @@
 import { callDaemon, parseDaemonUrl, type ControlReply, type ControlVerb } from '../../../api/control-client.js';
 import { ConfigError } from '../../../api/errors.js';
 import { tokenFileReader } from '../../../api/token-source.js';
+import { parseHeldFingerprint } from '../../../core/held-fingerprint.js';
 import { safeLine } from '../../../core/safe-text.js';
 import { parseListen } from '../../../daemon/http.js';
 import type { CommandIo } from '../../io.js';
@@ -38,6 +39,16 @@ function tokenIfReadable(flags: CtlFlags, env: Record<string, string | undefined
   }
 }
 
+/** The fingerprint `wsync ctl approve` needs. */
+function approveArgument(argument: string | undefined): string {
+  if (argument === undefined) throw new ConfigError('approve needs the fingerprint of the held changes: wsync ctl approve held-XXXXXXXXXXXX-XXXXXXXXXXXX (wsync ctl status shows it)');
+  try {
+    return parseHeldFingerprint(argument);
+  } catch (err) {
+    throw new ConfigError(`approve: ${(err as Error).message}`);
+  }
+}
+
 const text = (v: unknown): string => safeLine(v === null || v === undefined ? '–' : String(v));
 
 function statusText(body: Record<string, unknown>): string {
@@ -51,21 +62,37 @@ function statusText(body: Record<string, unknown>): string {
     ['last reconcile', last ? `${text(last.result)} (${text(last.trigger)}, ${text(last.startedAt)}, ${text(last.durationMs)} ms)${last.message ? `: ${text(last.message)}` : ''}` : 'none yet'],
     ['last success', text(body.lastSuccessAt)],
     ['pending drift', text(body.pendingDrift)],
-    ['held', typeof body.degraded === 'string' ? text(body.degraded) : 'none'],
+    ['held', typeof body.degraded === 'string' ? heldText(body) : 'none'],
+    ['approval', approvalText(body.approval)],
     ['reconciling now', body.running ? 'yes' : 'no'],
     ['next retry', text(body.nextRetryAt)],
   ];
   return rows.map(([k, v]) => `${k.padEnd(16)}${v}\n`).join('');
 }
 
+function heldText(body: Record<string, unknown>): string {
+  const fingerprint = typeof body.heldFingerprint === 'string' ? body.heldFingerprint : undefined;
+  return `${text(body.degraded)}${fingerprint === undefined ? '' : ` (approve exactly these: wsync ctl approve ${text(fingerprint)})`}`;
+}
+
+function approvalText(approval: unknown): string {
+  if (approval === null || typeof approval !== 'object') return 'none';
+  const { fingerprint, at } = approval as Record<string, unknown>;
+  return `${text(fingerprint)} (given ${text(at)}): applied by the next reconcile that writes`;
+}
+
 function actionText(verb: ControlVerb, body: Record<string, unknown>): string {
+  if (verb === 'approve') {
+    const changes = Array.isArray(body.changes) ? body.changes.map((c) => text(c)).join(', ') : '';
+    return `approved ${text(body.fingerprint)}: a reconcile runs now and applies exactly the ${text(body.held)} held change(s) (${changes}) unless what is held changes first\n`;
+  }
   if (verb === 'suspend') return 'suspended: reconciles plan and report drift, nothing is written until `wsync ctl resume`\n';
   if (verb === 'resume') return 'resumed: a reconcile that writes runs now\n';
   return body.suspended ? 'reconcile requested (suspended: it plans and reports only)\n' : 'reconcile requested: it runs as soon as the one in flight (if any) ends\n';
 }
 
 /** `wsync ctl VERB`: 0 when the daemon did it, 1 otherwise (refused, unreachable). */
-export async function runCtl(verb: string, flags: CtlFlags, io: CommandIo): Promise<number> {
+export async function runCtl(verb: string, flags: CtlFlags, io: CommandIo, argument?: string): Promise<number> {
   const { env } = io;
   const v = verb as ControlVerb;
   let reply: ControlReply;
@@ -76,7 +103,9 @@ export async function runCtl(verb: string, flags: CtlFlags, io: CommandIo): Prom
     // Status sends the token when it has one (a daemon with --status-auth asks for it), and needs none.
     const secret = v === 'status' ? tokenIfReadable(flags, env) : token(flags, env);
     if (v !== 'status' && secret === undefined) throw new ConfigError(`${v} needs the control token: --control-token-file FILE or WSYNC_CONTROL_TOKEN`);
-    reply = await callDaemon(base, v, secret, timeoutMs);
+    const fingerprint = v === 'approve' ? approveArgument(argument) : undefined;
+    if (v !== 'approve' && argument !== undefined) throw new ConfigError(`${v} takes no argument (got "${argument}")`);
+    reply = await callDaemon(base, v, secret, timeoutMs, fingerprint);
   } catch (err) {
     const message = err instanceof ConfigError ? err.message : `the daemon did not answer: ${err instanceof Error ? err.message : String(err)}`;
     io.stderr.write(`ctl: ${safeLine(message)}\n`);
