@@ -27,6 +27,8 @@ export class ApplyRun {
     const declared = (kind: KindName, key: string): DesiredResource | undefined => byKey.get(kind, key);
     this.report = new ApplyReport(input.desired.secretValues, input.onChange);
     this.index = new KeyIdIndex(input.desired, input.live, input.memo);
+    // A rename in place keeps the id: references to the new name resolve to it from the start.
+    for (const change of input.plan.changes) if (change.renamedFrom !== undefined && change.id !== undefined) this.index.set(change.kind, change.key, change.id);
     this.channel = new WriteChannel(input.client, this.index, input.state.inventory.hashKey);
     this.records = new InventoryRecords(input.state, declared);
     this.deferred = new DeferredReferences(this.channel);

@@ -226,6 +226,13 @@ export interface Change {
    * refused without one (an error stands behind it) can never be approved.
    */
   heldFrom?: { action: Action; reason?: string };
+  /** The key this object had: an in-place rename (`wsync/renamed-from`), planned against the owned object of that key. */
+  renamedFrom?: string;
+  /**
+   * `Kind/key` of the other side of a probable rename ("renamed?"): on a create, the owned and no
+   * longer declared object with the same fields; on that object's change, the create.
+   */
+  renameCandidate?: string;
 }
 
 /** The changes a plan holds that an approval may let through, and the fingerprint that approves exactly them. */

@@ -15,6 +15,7 @@ export const group: KindModule<GroupSpec> = {
   read: (id) => ({ method: 'GET', path: `/v2/rbac/groups/${encodeSegment(id)}` }),
   create: { method: 'POST', path: '/v2/rbac/groups' },
   update: (id) => ({ method: 'PUT', path: `/v2/rbac/groups/${encodeSegment(id)}` }),
+  renamable: true,
   remove: (id) => ({ method: 'DELETE', path: `/v2/rbac/groups/${encodeSegment(id)}` }),
   // Groups made by directory sync belong to the service.
   managedByService: (raw) => raw.isManaged === true,

@@ -77,6 +77,7 @@ export const monitor: KindModule<MonitorSpec> = {
   read: (id) => ({ method: 'GET', path: `/v2/monitors/${encodeSegment(id)}` }),
   create: { method: 'POST', path: '/v2/monitors' },
   update: (id) => ({ method: 'PUT', path: `/v2/monitors/${encodeSegment(id)}` }),
+  renamable: true,
   remove: (id) => ({ method: 'DELETE', path: `/v2/monitors/${encodeSegment(id)}` }),
   serverOwned: SERVER_OWNED_COMMON,
   secretFields: [],

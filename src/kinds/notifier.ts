@@ -15,6 +15,7 @@ export const notifier: KindModule<NotifierSpec> = {
   read: (id) => ({ method: 'GET', path: `/v2/notifiers/${encodeSegment(id)}` }),
   create: { method: 'POST', path: '/v2/notifiers' },
   update: (id) => ({ method: 'PUT', path: `/v2/notifiers/${encodeSegment(id)}` }),
+  renamable: true,
   remove: (id) => ({ method: 'DELETE', path: `/v2/notifiers/${encodeSegment(id)}` }),
   serverOwned: SERVER_OWNED_COMMON,
   secretFields: [

@@ -15,6 +15,7 @@ export const role: KindModule<RoleSpec> = {
   read: (id) => ({ method: 'GET', path: `/v2/rbac/roles/${encodeSegment(id)}` }),
   create: { method: 'POST', path: '/v2/rbac/roles' },
   update: (id) => ({ method: 'PUT', path: `/v2/rbac/roles/${encodeSegment(id)}` }),
+  renamable: true,
   remove: (id) => ({ method: 'DELETE', path: `/v2/rbac/roles/${encodeSegment(id)}` }),
   // Custom roles come with role-based access control, an add-on some workspaces do not have.
   addOn: 'RBAC',

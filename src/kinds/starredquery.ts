@@ -15,6 +15,7 @@ export const starredQuery: KindModule<StarredQuerySpec> = {
   read: (id) => ({ method: 'GET', path: `/v2/apl-starred-queries/${encodeSegment(id)}` }),
   create: { method: 'POST', path: '/v2/apl-starred-queries' },
   update: (id) => ({ method: 'PUT', path: `/v2/apl-starred-queries/${encodeSegment(id)}` }),
+  renamable: true,
   remove: (id) => ({ method: 'DELETE', path: `/v2/apl-starred-queries/${encodeSegment(id)}` }),
   serverOwned: ['id', 'createdAt', 'createdBy', 'updatedAt'],
   secretFields: [],

@@ -193,6 +193,13 @@ export interface KindIdentity {
   create?: HttpEndpoint;
   /** Update endpoint for an object id (and the object, for path parts such as the dataset). */
   update?(id: string, spec: JsonObject): HttpEndpoint;
+  /**
+   * metadata.name is a field of the update's body, and the object's id does not depend on it: a
+   * declaration annotated `wsync/renamed-from: OLD` updates the owned object OLD in place, keeping
+   * its id (docs/wire-contract.md "Renames"). Absent: the name is part of the id or key (a dataset,
+   * a view, a dashboard's uid), or no update changes it.
+   */
+  renamable?: boolean;
   /** Replace instead of update when a spec changes (ApiToken: regenerate). */
   replace?: Replacement;
   /** Absent when the object is never deleted by wsync (Org, DatasetField). */

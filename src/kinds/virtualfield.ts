@@ -17,6 +17,7 @@ export const virtualField: KindModule<VirtualFieldSpec> = {
   list: { style: 'per-dataset', path: '/v2/vfields', datasetIn: 'query' },
   create: { method: 'POST', path: '/v2/vfields' },
   update: (id) => ({ method: 'PUT', path: `/v2/vfields/${encodeSegment(id)}` }),
+  renamable: true,
   remove: (id) => ({ method: 'DELETE', path: `/v2/vfields/${encodeSegment(id)}` }),
   serverOwned: ['id', 'createdAt', 'createdBy', 'updatedAt'],
   secretFields: [],

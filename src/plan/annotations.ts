@@ -8,6 +8,12 @@ const ANNOTATION_ISSUED_SECRET = 'wsync/issued-secret';
 export const ANNOTATION_MODE = 'wsync/mode';
 const ANNOTATION_IGNORE_FIELDS = 'wsync/ignore-fields';
 const ANNOTATION_DETACH_UNLISTED = 'wsync/detach-unlisted';
+export const ANNOTATION_RENAMED_FROM = 'wsync/renamed-from';
+
+/** `wsync/renamed-from: OLD`: this declaration is the owned object OLD under a new name (src/plan/renames.ts). */
+export function renamedFrom(resource: DesiredResource): string | undefined {
+  return resource.annotations[ANNOTATION_RENAMED_FROM];
+}
 
 /** `wsync/detach-unlisted: "true"`: a write may drop references the lists do not show (src/plan/unlisted-ids.ts). */
 export function mayDetachUnlisted(resource: DesiredResource): boolean {

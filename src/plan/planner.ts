@@ -26,7 +26,8 @@ import type { Measure } from '../core/phase-times.js';
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import type { KindModule } from '../kinds/types.js';
 import { planAbandoned } from './abandon.js';
-import { ignoredFields, isAbandoned, isIssuedSecretHeldElsewhere, isObserved, mayDetachUnlisted, rotationGraceMs } from './annotations.js';
+import { ignoredFields, isAbandoned, isIssuedSecretHeldElsewhere, isObserved, mayDetachUnlisted, renamedFrom, rotationGraceMs } from './annotations.js';
+import { describeRename, nameDiff, noteRenameCandidates, RENAMED_FROM_POINTER, renameSourceOf, type PlannedCreate, type Undeclared } from './renames.js';
 import { droppedUnlistedIds, unlistedDropMessage } from './unlisted-ids.js';
 import { inventoryWithBase, type BaseRemovals } from './base.js';
 import { compareSpecs } from './compare.js';
@@ -82,6 +83,10 @@ interface Context extends PlanContext {
   /** `Kind/key` of the resources the change removes, and how the base is named. */
   removed: Set<string>;
   baseLabel: string;
+  /** Every declared key (a key a kind manages a part of counts for the whole's kind too). */
+  declared: ByKind<true>;
+  /** Old keys of the owned objects renamed in place (`wsync/renamed-from`): not undeclared. */
+  renamedAway: ByKind<true>;
 }
 
 function isServiceManaged(module: KindModule, entry: LiveEntry): boolean {
@@ -126,8 +131,9 @@ function planDeclaredOnce(resource: DesiredResource, ctx: Context, memo: PlanMem
   // A kind the workspace cannot list reports its add-on once per plan, whichever resource comes first.
   if (!memo || ctx.live.unavailable?.[resource.kind] !== undefined) return planDeclared(resource, ctx);
   const matches = liveWithKey(ctx.liveIndex, resource.kind, resource.key);
-  // What the token may query is checked afresh at each read: a create it may hide is not memoized.
-  if (matches.length === 0 && KINDS[resource.kind].listedOnlyIfQueryable) return planDeclared(resource, ctx);
+  // What the token may query is checked afresh at each read: a create it may hide is not memoized,
+  // nor a rename, which is planned against another key's object.
+  if (matches.length === 0 && (KINDS[resource.kind].listedOnlyIfQueryable || renamedFrom(resource) !== undefined)) return planDeclared(resource, ctx);
   const [first] = matches;
   const inputs = {
     matches,
@@ -234,7 +240,18 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
     }
   }
 
-  const matches = liveWithKey(ctx.liveIndex, resource.kind, resource.key);
+  let matches = liveWithKey(ctx.liveIndex, resource.kind, resource.key);
+  const rename = renameSourceOf(resource, spec, ctx);
+  if (rename.type === 'problem') {
+    const { severity, message } = rename;
+    ctx.diagnostics.push({ severity, code: 'renamed-from', kind: resource.kind, name: resource.name, field: 'metadata.annotations.wsync/renamed-from', message, ...located(RENAMED_FROM_POINTER) });
+    if (severity === 'error') return { ...change, action: 'refused', reason: 'wsync/renamed-from cannot be carried out (see the error)' };
+  }
+  if (rename.type === 'rename') {
+    matches = [rename.from];
+    change.renamedFrom = rename.fromKey;
+    ctx.renamedAway.set(resource.kind, rename.fromKey, true);
+  }
   if (matches.length > 1) {
     const reason = ambiguityReason(matches);
     ctx.diagnostics.push({ severity: 'warning', code: 'ambiguous', kind: resource.kind, name: resource.name, message: reason, ...located('') });
@@ -259,6 +276,7 @@ function planDeclared(resource: DesiredResource, ctx: Context): Change {
     interpolated: resource.interpolated.map((p) => pointerSegments(specPointer(p))),
     secrets: { hashKey: ctx.inventory.hashKey, recorded: entry?.secretHashes },
   });
+  if (rename.type === 'rename') diffs.unshift(nameDiff(rename.from, resource));
   if (diffs.length > 0 && module.outline) change.outline = module.outline(diffs);
   const observed = isObserved(resource, ctx.policy);
 
@@ -381,7 +399,14 @@ function keptReason(kind: KindName, entry: InventoryEntry | undefined): string {
   return 'removed by this change; not deleted: prune is off (--prune deletes it)';
 }
 
-/** Live objects whose key no file declares: deleted when prune says so, else left alone. */
+/** Why an owned object no file declares stays in the workspace. */
+function noLongerDeclaredReason(kind: KindName, entry: InventoryEntry | undefined): string {
+  if (entry?.pruneDisabled) return 'no longer declared: kept, it carries wsync/prune: disabled';
+  if (!KINDS[kind].remove) return `no longer declared: kept, ${kind} objects cannot be deleted through the API`;
+  return 'no longer declared: kept, --prune deletes it';
+}
+
+/** Live objects whose key no file declares: deleted when prune says so, else left alone (an owned one is shown). */
 function planUndeclared(kind: KindName, all: readonly LiveEntry[], ctx: Context): Change | undefined {
   const module = KINDS[kind];
   // What the service manages itself is never pruned, whatever the policy.
@@ -402,9 +427,12 @@ function planUndeclared(kind: KindName, all: readonly LiveEntry[], ctx: Context)
     ...(byChange ? { removedByChange: true } : {}),
   };
   if (why.every((r) => r === undefined)) {
-    if (!byChange || entries.length > 1) return undefined;
+    if (entries.length > 1) return undefined;
     const entry = ctx.ownership.entryFor(kind, first.object.id);
-    return { ...base, id: first.object.id, owned: entry !== undefined, action: 'skipped', reason: keptReason(kind, entry) };
+    // An owned object the files no longer declare is always shown, deleted or not.
+    if (!byChange && entry === undefined) return undefined;
+    const reason = byChange ? keptReason(kind, entry) : noLongerDeclaredReason(kind, entry);
+    return { ...base, id: first.object.id, owned: entry !== undefined, action: 'skipped', reason };
   }
   const reason = byChange ? `declared in ${ctx.baseLabel} and removed by this change` : why[0];
   if (entries.length > 1) {
@@ -481,6 +509,7 @@ export function planChanges(desired: Desired, allLive: LiveState, inventory: Inv
   const { live, retired } = withoutRetired(allLive, inventory);
   const liveIndex = indexLive(live, memo);
   const ownership = ownershipOf(inventoryWithBase(inventory, context.removals, liveIndex), memo);
+  const declared = new ByKind<true>();
   const ctx: Context = {
     ...context,
     live,
@@ -492,9 +521,10 @@ export function planChanges(desired: Desired, allLive: LiveState, inventory: Inv
     diagnostics: [],
     removed: new Set((context.removals?.resources ?? []).map((r) => changeRef(r.kind, r.key))),
     baseLabel: context.removals?.label ?? 'the base',
+    declared,
+    renamedAway: new ByKind<true>(),
   };
 
-  const declared = new ByKind<true>();
   for (const r of desired.resources) declared.set(r.kind, r.key, true);
   const declaredTwice = new Set(desired.resources.filter((r) => {
     const whole = KINDS[r.kind].sameObjectsAs;
@@ -510,20 +540,29 @@ export function planChanges(desired: Desired, allLive: LiveState, inventory: Inv
   if (selection) ctx.diagnostics.push(...unmatchedSelection(selection, desired.resources));
   const items: Ordered[] = [];
   const changeOf = new ByKind<Change>();
+  const creates: PlannedCreate[] = [];
   for (const resource of planned) {
     const change = declaredTwice.has(resource) ? refuseDeclaredTwice(resource, ctx) : planDeclaredOnce(resource, ctx, memo);
+    describeRename(change);
     items.push({ change, removal: false });
     changeOf.set(resource.kind, resource.key, change);
+    if (change.action === 'create') creates.push({ resource, spec: KINDS[resource.kind].normalize?.(resource.spec) ?? resource.spec, change, hashKey: inventory.hashKey });
   }
 
   // A subset never prunes: what lies outside it is not looked at.
+  const undeclared: Undeclared[] = [];
   for (const kind of selection ? [] : KIND_NAMES) {
     for (const [key, entries] of liveIndex.byKey.get(kind) ?? []) {
-      if (declared.has(kind, key)) continue;
+      if (declared.has(kind, key) || ctx.renamedAway.has(kind, key)) continue;
       const change = planUndeclared(kind, entries, ctx);
-      if (change) items.push({ change, removal: true });
+      if (!change) continue;
+      items.push({ change, removal: true });
+      const entry = change.id === undefined ? undefined : liveIndex.byId.get(kind, change.id);
+      const owner = entry && ownership.entryFor(kind, entry.object.id);
+      if (entry && owner) undeclared.push({ entry, owner, change });
     }
   }
+  if (creates.length > 0 && undeclared.length > 0) noteRenameCandidates(creates, undeclared);
 
   const changes = items.map((i) => i.change);
   const refusals = applySafetyRules({

@@ -149,9 +149,16 @@ export function renderMarkdown(plan: Plan, options?: RenderOptions): string {
     for (const change of byChange) out.push(...changeBlock(change, options?.redact));
     out.push('');
   }
-  if (others.length > 0) {
-    out.push(`#### ${byChange.length > 0 ? 'Other deletes' : 'Deletes'} (${others.length})`, '');
-    for (const change of others) out.push(...changeBlock(change, options?.redact));
+  const deletes = others.filter((c) => c.action === 'delete' || c.action === 'refused' || !c.owned);
+  const kept = others.filter((c) => !deletes.includes(c));
+  if (deletes.length > 0) {
+    out.push(`#### ${byChange.length > 0 ? 'Other deletes' : 'Deletes'} (${deletes.length})`, '');
+    for (const change of deletes) out.push(...changeBlock(change, options?.redact));
+    out.push('');
+  }
+  if (kept.length > 0) {
+    out.push(`#### No longer declared (${kept.length})`, '', 'Owned by wsync, in no file any more, and not deleted: `--prune` deletes them; declare one with `wsync/mode: abandon` to let it go.', '');
+    for (const change of kept) out.push(...changeBlock(change, options?.redact));
     out.push('');
   }
 

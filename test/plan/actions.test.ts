@@ -87,7 +87,10 @@ describe('planChanges: each action for each kind', () => {
       policyOf({ prune: true, maxDeleteRatio: 1, allowEmpty: true, allowDeletion: [kind] }),
     );
     if (c.neverDeleted) {
-      expect(p.changes).toEqual([]);
+      // Shown all the same: an owned object the files no longer declare is always in the plan.
+      expect(p.changes).toEqual([
+        expect.objectContaining({ kind, key: c.key, action: 'skipped', owned: true, reason: `no longer declared: kept, ${kind} objects cannot be deleted through the API` }),
+      ]);
       return;
     }
     expect(p.changes).toEqual([
@@ -171,7 +174,8 @@ describe('planChanges: special cases of actions', () => {
   it('Orgs are never deleted, not even when declared authoritative', () => {
     const org = caseOf('Org').live;
     const p = plan(desiredOf(), liveOf([org]), inventoryOf([owns(org, 'acme')]), policyOf({ prune: true, pruneAll: ['Org'], allowEmpty: true, maxDeleteRatio: 1 }));
-    expect(p.changes).toEqual([]);
+    expect(p.changes).toEqual([expect.objectContaining({ kind: 'Org', action: 'skipped', reason: 'no longer declared: kept, Org objects cannot be deleted through the API' })]);
+    expect(p.summary.delete).toBe(0);
   });
 
   it('a per-dataset kind whose dataset was not read cannot be planned (absence would read as "create")', () => {

@@ -12,19 +12,21 @@ describe('ownership and prune', () => {
   const open = { maxDeleteRatio: 1 };
 
   it.each([
-    ['prune off: an owned undeclared object is left alone', policyOf({ ...open, prune: false }), [owns(b!, 'm1')], undefined],
+    ['prune off: an owned undeclared object is kept', policyOf({ ...open, prune: false }), [owns(b!, 'm1')], undefined, 'no longer declared: kept, --prune deletes it'],
     ['prune on: an owned undeclared object is deleted', policyOf({ ...open, prune: true }), [owns(b!, 'm1')], 'owned by wsync and no longer declared'],
-    ['prune on, but wsync/prune: disabled when last applied', policyOf({ ...open, prune: true }), [owns(b!, 'm1', { pruneDisabled: true })], undefined],
+    ['prune on, but wsync/prune: disabled when last applied', policyOf({ ...open, prune: true }), [owns(b!, 'm1', { pruneDisabled: true })], undefined, 'no longer declared: kept, it carries wsync/prune: disabled'],
     ['prune on: an unowned undeclared object is never deleted', policyOf({ ...open, prune: true }), [], undefined],
     ['--prune=all:Monitor: an unowned undeclared object is deleted', policyOf({ ...open, pruneAll: ['Monitor'] }), [], 'not declared and Monitor is authoritative (--prune=all:Monitor)'],
     ['--prune=all:Monitor: an owned undeclared object is deleted too', policyOf({ ...open, pruneAll: ['Monitor'] }), [owns(b!, 'm1')], 'owned by wsync and no longer declared'],
     ['--prune=all:Notifier does not make monitors authoritative', policyOf({ ...open, pruneAll: ['Notifier'] }), [], undefined],
-  ])('%s', (_label, policy, entries, reason) => {
+  ])('%s', (_label, policy, entries, reason, kept?: string) => {
     const p = plan(desiredOf(declare('m0')), liveOf([a!, b!]), inventoryOf([owns(a!, 'm0'), ...entries]), policy);
     const deletes = p.changes.filter((c) => c.action === 'delete');
     if (reason === undefined) {
       expect(deletes).toEqual([]);
-      expect(p.changes).toHaveLength(1);
+      // An owned object is shown, kept; one wsync does not own is not wsync's business.
+      if (kept === undefined) expect(p.changes).toHaveLength(1);
+      else expect(changeOf(p, 'Monitor', 'm1')).toMatchObject({ action: 'skipped', id: 'mon_m1', owned: true, reason: kept });
     } else {
       expect(deletes).toEqual([expect.objectContaining({ kind: 'Monitor', key: 'm1', id: 'mon_m1', reason })]);
     }
