@@ -196,7 +196,7 @@ export interface KindIdentity {
   /**
    * metadata.name is a field of the update's body, and the object's id does not depend on it: a
    * declaration annotated `wsync/renamed-from: OLD` updates the owned object OLD in place, keeping
-   * its id (docs/wire-contract.md "Renames"). Absent: the name is part of the id or key (a dataset,
+   * its id (docs/wire-contract.md "Renames in place"). Absent: the name is part of the id or key (a dataset,
    * a view, a dashboard's uid), or no update changes it.
    */
   renamable?: boolean;
