@@ -34,13 +34,33 @@ interface RawDiff {
   after?: JsonValue;
 }
 
-export function compareSpecs(input: CompareInput): Comparison {
+/** One difference at the smallest differing node: spec segments (a keyed array's item as `[name]`), the live value, the declared one. */
+export interface SpecDifference {
+  segments: string[];
+  live?: JsonValue;
+  desired?: JsonValue;
+}
+
+/**
+ * The differences compareSpecs words as diffs, secrets left out, with their segments and values as
+ * they are (the planner's reading of both sides): `wsync pull` writes the live ones back into the files.
+ */
+export function specDifferences(input: CompareInput): SpecDifference[] {
+  return rawDifferences(input, alignedLive(input)).map((d) => ({
+    segments: d.segments,
+    ...(d.before !== undefined ? { live: d.before } : {}),
+    ...(d.after !== undefined ? { desired: d.after } : {}),
+  }));
+}
+
+/** Values the service answers in another form than written (an MPL query in aplQuery) are no news. */
+function alignedLive(input: CompareInput): JsonObject | undefined {
+  const { module } = input;
+  return input.live !== undefined && input.liveRaw !== undefined && module.alignLive ? module.alignLive(input.desired, input.live, input.liveRaw) : input.live;
+}
+
+function rawDifferences(input: CompareInput, live: JsonObject | undefined): RawDiff[] {
   const { module, desired, ignore } = input;
-  // Values the service answers in another form than written (an MPL query in aplQuery) are no news.
-  const live =
-    input.live !== undefined && input.liveRaw !== undefined && module.alignLive
-      ? module.alignLive(desired, input.live, input.liveRaw)
-      : input.live;
   // With nothing live, the diff shows what the file says; the server's defaults are no news.
   const desiredClean = clean(module, desired, ignore, [], live !== undefined);
   // Fields the server fills in on its own (Annotation time) are no drift when the file leaves them out.
@@ -53,7 +73,13 @@ export function compareSpecs(input: CompareInput): Comparison {
   const [desiredItems, liveItems] = keyItems(module, desiredClean, liveClean);
   const raw: RawDiff[] = [];
   walk(desiredItems, liveItems, canonical(module, desiredItems), canonical(module, liveItems), [], raw);
+  return raw;
+}
 
+export function compareSpecs(input: CompareInput): Comparison {
+  const { module, desired, ignore } = input;
+  const live = alignedLive(input);
+  const raw = rawDifferences(input, live);
   const interpolated = input.interpolated.map((p) => keyedSegments(module, desired, p));
   const diffs: FieldDiff[] = raw.map((d) => {
     if (interpolated.some((p) => isPrefix(d.segments, p) || isPrefix(p, d.segments))) {
@@ -171,7 +197,7 @@ function keyItems(module: KindModule, desired: JsonObject, live: JsonObject): [J
 }
 
 /** Spec segments with the index of a keyed array's item replaced by its name, as the walk names it. */
-function keyedSegments(module: KindModule, spec: JsonObject, segments: readonly string[]): string[] {
+export function keyedSegments(module: KindModule, spec: JsonObject, segments: readonly string[]): string[] {
   const out = [...segments];
   for (const { path, key } of module.keyedArrays ?? []) {
     const arrayPath = path.split('.');

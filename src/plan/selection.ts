@@ -22,14 +22,14 @@ function globRegExp(pattern: string): RegExp {
   return new RegExp(`^${body}$`, 'su');
 }
 
-function matchesTarget(target: TargetPattern, resource: DesiredResource): boolean {
+function matchesTarget(target: TargetPattern, resource: Pick<DesiredResource, 'kind' | 'name' | 'key'>): boolean {
   if (target.kind !== resource.kind) return false;
   const re = globRegExp(target.name);
   return re.test(resource.name) || re.test(resource.key);
 }
 
 /** Whether the selection takes this resource: its kind is selected, or a target matches it. */
-export function isSelected(selection: Selection, resource: DesiredResource): boolean {
+export function isSelected(selection: Selection, resource: Pick<DesiredResource, 'kind' | 'name' | 'key'>): boolean {
   return selection.kinds.includes(resource.kind) || selection.targets.some((t) => matchesTarget(t, resource));
 }
 

@@ -1,4 +1,5 @@
 // Temporary directories and file trees: made fresh for a test, removed after it.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -74,4 +75,21 @@ export function useScratch(prefix = 'wsync-test-'): Scratch {
       return dir;
     },
   };
+}
+
+/** git in `cwd` with a fixed author and no user configuration; its output. */
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+  });
+}
+
+/** `dir` made a git repository with everything in it committed (the state directory ignored). */
+export function commitTree(dir: string, message = 'tree'): void {
+  git(dir, 'init', '-q', '-b', 'main');
+  writeFileSync(join(dir, '.gitignore'), '.wsync/\n');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', message);
 }

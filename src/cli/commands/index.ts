@@ -7,6 +7,7 @@ import { register as registerEmulator } from './emulator/command.js';
 import { register as registerExport } from './export/command.js';
 import { register as registerInit } from './init/command.js';
 import { register as registerPlan } from './plan/command.js';
+import { register as registerPull } from './pull/command.js';
 import { register as registerRun } from './run/command.js';
 import { register as registerSchema } from './schema/command.js';
 import { register as registerValidate } from './validate/command.js';
@@ -27,6 +28,7 @@ export function registerCommands(program: Command, context: CommandContext): voi
   registerRun(program, context);
   registerCtl(program, context);
   registerExport(program, context);
+  registerPull(program, context);
   registerEmulator(program, context);
   registerSchema(program, context);
   registerCompletion(program, context);

@@ -115,3 +115,35 @@ export async function readGitBase(dir: string, ref: string, options: ReadOptions
 export function readBaseDir(dir: string, options: ReadOptions = {}): Promise<Desired> {
   return readDesired(dir, { ...options, secretsAsWritten: true });
 }
+
+/**
+ * Of `paths` (relative to `dir`, `/`-separated), those git sees changed and not committed
+ * (modified, staged, new and untracked, deleted) in DIR's repository; undefined when DIR is not
+ * in a git repository (then nothing can be told apart and nothing is refused).
+ */
+export async function uncommittedFiles(dir: string, paths: readonly string[]): Promise<string[] | undefined> {
+  const where = await git(dir, ['rev-parse', '--show-toplevel']);
+  if (where.code !== 0) return undefined;
+  if (paths.length === 0) return [];
+  const status = await git(dir, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...paths.map((p) => `:(literal)${p}`)]);
+  if (status.code !== 0) throw new BaseTreeError(`git status failed: ${status.stderr.trim()}`);
+  const top = await realpath(where.stdout.toString('utf8').trim());
+  const prefix = relative(top, await realpath(dir)).split(sep).join('/');
+  const changed: string[] = [];
+  const records = status.stdout.toString('utf8').split('\0');
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i] ?? '';
+    if (record.length < 4) continue;
+    // A rename names its source in the next record.
+    if (record[0] === 'R' || record[0] === 'C') i++;
+    const path = record.slice(3);
+    changed.push(prefix === '' ? path : path.startsWith(`${prefix}/`) ? path.slice(prefix.length + 1) : path);
+  }
+  return changed;
+}
+
+/** Whether DIR is in a git repository with at least one commit (a base to tell local edits by). */
+export async function hasGitHead(dir: string): Promise<boolean> {
+  const head = await git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']).catch(() => undefined);
+  return head?.code === 0;
+}

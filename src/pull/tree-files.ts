@@ -1,0 +1,58 @@
+// The effectful edge of `wsync pull` on disk: the texts of the tree's files (its YAML, and the
+// JSON documents they name) and the writing of the changed ones, each file replaced atomically.
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { KINDS, parseKindName } from '../kinds/index.js';
+import { listYamlFiles } from '../source/read/files.js';
+import { documentPath } from '../source/document-files.js';
+import { writeFileAtomic } from '../state/atomic.js';
+import { parseYaml } from './object-edit.js';
+import type { FileChange } from './planner.js';
+
+async function textOf(path: string): Promise<string | undefined> {
+  return readFile(path, 'utf8').catch(() => undefined);
+}
+
+/** The document files (`spec.file` of a dashboard) the YAML text names, as tree paths. */
+function namedDocuments(path: string, text: string): string[] {
+  const out: string[] = [];
+  for (const doc of parseYaml(text)) {
+    const value = doc.toJS({ maxAliasCount: -1 }) as { kind?: unknown; spec?: Record<string, unknown> } | null;
+    const kind = typeof value?.kind === 'string' ? parseKindName(value.kind) : undefined;
+    const declared = kind ? KINDS[kind].documentFile : undefined;
+    const written = declared ? value?.spec?.[declared.pathField] : undefined;
+    if (typeof written !== 'string') continue;
+    const located = documentPath(path, written);
+    if ('path' in located) out.push(located.path);
+  }
+  return out;
+}
+
+/** Every YAML file of the tree and the JSON documents they name, by tree path. */
+export async function readTreeTexts(dir: string): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  for (const file of listYamlFiles(dir).files) {
+    const text = await textOf(file.absolute);
+    if (text === undefined) continue;
+    texts.set(file.path, text);
+    for (const document of namedDocuments(file.path, text)) {
+      if (texts.has(document)) continue;
+      const content = await textOf(join(dir, ...document.split('/')));
+      if (content !== undefined) texts.set(document, content);
+    }
+  }
+  return texts;
+}
+
+/** Writes the changes under `dir`: each file whole or not at all (temp file, fsync, rename). */
+export async function writeTreeChanges(dir: string, changes: readonly FileChange[]): Promise<void> {
+  for (const change of changes) {
+    const target = join(dir, ...change.path.split('/'));
+    if (change.after === undefined) {
+      await rm(target, { force: true });
+      continue;
+    }
+    await mkdir(dirname(target), { recursive: true });
+    await writeFileAtomic(target, change.after, 0o644);
+  }
+}
