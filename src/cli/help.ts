@@ -28,6 +28,16 @@ const VARIABLES = {
   WSYNC_NOTIFY_SLACK_URL_FILE: 'file holding that URL (--notify-slack-url-file)',
   WSYNC_DAEMON_URL: "the daemon's port (--daemon)",
   WSYNC_EMULATOR_TOKEN: 'the admin token the emulator accepts (--token)',
+  WSYNC_ANNOTATE: '1: annotate the datasets written with the applied revision (--annotate)',
+  WSYNC_ANNOTATE_URL_TEMPLATE: "the annotation's link, {revision} replaced (--annotate-url-template)",
+  WSYNC_COMMIT_STATUS: '1: set a GitHub commit status on the applied revision (--commit-status)',
+  WSYNC_GITHUB_REPOSITORY: 'owner/name of the repository the commit statuses go to',
+  WSYNC_GITHUB_TOKEN: 'GitHub token for them (statuses: write)',
+  WSYNC_GITHUB_TOKEN_FILE: 'file holding that token',
+  WSYNC_GITHUB_API_URL: 'GitHub API root (default https://api.github.com; Enterprise: https://HOST/api/v3)',
+  WSYNC_COMMIT_STATUS_CONTEXT: "the status's context (default wsync)",
+  WSYNC_COMMIT_STATUS_URL: 'where the status links (a CI run)',
+  WSYNC_REVISION: 'the revision apply names when DIR is not a git work tree (--revision)',
 } as const;
 
 export type Variable = keyof typeof VARIABLES;

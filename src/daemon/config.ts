@@ -1,5 +1,6 @@
 import type { ConnectionConfig } from '../api/types.js';
 import type { Policy } from '../core/types.js';
+import type { MarkSetup } from '../reconcile/revision-marks.js';
 import type { TreeLimits } from '../source/limits.js';
 import type { ListenAddress } from './http.js';
 import type { Logger } from './logger.js';
@@ -38,4 +39,6 @@ export interface DaemonConfig {
   version?: string;
   /** How long a reconcile after a file edit may reuse the last live read (default 5 minutes; 0: never). */
   liveReuseMs?: number;
+  /** Mark each revision a reconcile wrote: an annotation on the datasets written, a commit status (#26.3). */
+  revisionMarks?: MarkSetup;
 }

@@ -18,6 +18,7 @@ import { ReconcileReport } from './reconcile-report.js';
 import { daemonRoutes } from './routes.js';
 import { primaryTrigger, Scheduler, type RunResult, type Trigger } from './scheduler.js';
 import { ResyncSchedule } from './resync.js';
+import { RevisionMarker } from './revision-marker.js';
 import { resolveSnapshot, type Snapshot } from './snapshot.js';
 import { DaemonStatus, startedRecord, type ReconcileResult } from './status.js';
 import { DirWatcher } from './watcher.js';
@@ -41,6 +42,7 @@ export class Daemon {
   private readonly watcher: DirWatcher;
   private readonly reconciler: Reconciler;
   private readonly report: ReconcileReport;
+  private readonly marker: RevisionMarker | null;
   private readonly abort = new AbortController();
   private connection: ConnectionConfig;
   private client: ApiClient;
@@ -60,6 +62,7 @@ export class Daemon {
     this.connection = config.connection;
     this.client = this.connect(config.connection);
     const redact = (text: string): string => this.redact(text);
+    this.marker = config.revisionMarks ? new RevisionMarker(config.revisionMarks, this.log, redact) : null;
     this.reconciler = new Reconciler({ ...config, client: () => this.client, signal: this.abort.signal, log: this.log, redact });
     this.scheduler = new Scheduler({
       run: (triggers) => this.runOnce(triggers),
@@ -132,6 +135,7 @@ export class Daemon {
     await this.reconciler.close();
     await this.client.close().catch(() => undefined);
     await this.notifications?.close();
+    await this.marker?.close();
     await this.server?.close();
     this.log.info('stopped');
   }
@@ -240,7 +244,7 @@ export class Daemon {
     } catch {
       // No token to scrub then.
     }
-    return safeMessage(createRedactor([token, ...this.secretValues])(text));
+    return safeMessage(createRedactor([token, ...this.secretValues, ...(this.marker?.secrets() ?? [])])(text));
   }
 
   private async runOnce(triggers: ReadonlySet<Trigger>): Promise<RunResult> {
@@ -293,6 +297,7 @@ export class Daemon {
       record.result = outcome.status;
       if (outcome.superseded !== undefined) record.message = outcome.superseded;
       overwritten = this.report.overwrites(outcome, snap.revision);
+      if (write && this.marker && outcome.status !== 'superseded') await this.marker.mark(outcome, snap, this.client);
     } catch (err) {
       record.message = this.redact(errorText(err));
       // Another wsync writes the workspace: a refusal, not a fault of this one.

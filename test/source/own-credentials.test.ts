@@ -104,12 +104,19 @@ describe("wsync's own credentials", () => {
 describe('credential files named by the environment', () => {
   it('are refused even where no command has read them (wsync validate)', async () => {
     // Values no command of this file has read: only the environment names these files.
-    const dir = scratch.tree({ token: 'env-named-api-token', control: 'env-named-control', key: 'env-named-key', slack: 'https://hooks.slack.com/env-named' });
+    const dir = scratch.tree({
+      token: 'env-named-api-token',
+      control: 'env-named-control',
+      key: 'env-named-key',
+      slack: 'https://hooks.slack.com/env-named',
+      github: 'ghp_envNamedGitHubToken',
+    });
     for (const [name, file, what] of [
       ['WSYNC_TOKEN_FILE', 'token', 'the API token'],
       ['WSYNC_CONTROL_TOKEN_FILE', 'control', 'the control token'],
       ['WSYNC_NOTIFY_WEBHOOK_SECRET_FILE', 'key', "the webhook's signing key"],
       ['WSYNC_NOTIFY_SLACK_URL_FILE', 'slack', 'the Slack webhook URL'],
+      ['WSYNC_GITHUB_TOKEN_FILE', 'github', 'the GitHub token'],
     ] as const) {
       expectRefused(await readTree(hook(`\${file:${file}}`), dir, { [name]: join(dir, file) }), new RegExp(`the file is ${what}`), 'env-named');
       // Without the variable, the same file is an ordinary secret.
@@ -124,6 +131,7 @@ describe('credential files named by the environment', () => {
       ['WSYNC_CONTROL_TOKEN', 'the control token'],
       ['WSYNC_NOTIFY_WEBHOOK_SECRET', "the webhook's signing key"],
       ['WSYNC_NOTIFY_SLACK_URL', 'the Slack webhook URL'],
+      ['WSYNC_GITHUB_TOKEN', 'the GitHub token'],
     ] as const) {
       const env = { [name]: `env-given-${name}`, MY_HEADER: `env-given-${name}` };
       expectRefused(await readTree(hook('${env:MY_HEADER}'), dir, env), new RegExp(`the value holds ${what}`), 'env-given');

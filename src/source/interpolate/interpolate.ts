@@ -49,6 +49,7 @@ const OWN_CREDENTIALS: Record<string, string> = {
   WSYNC_CONTROL_TOKEN: 'the control token',
   WSYNC_NOTIFY_WEBHOOK_SECRET: "the webhook's signing key",
   WSYNC_NOTIFY_SLACK_URL: 'the Slack webhook URL',
+  WSYNC_GITHUB_TOKEN: 'the GitHub token',
 };
 /** The files the environment names for them (the flags' files are registered where they are read). */
 const OWN_CREDENTIAL_FILES: Record<string, string> = {
@@ -56,6 +57,7 @@ const OWN_CREDENTIAL_FILES: Record<string, string> = {
   WSYNC_CONTROL_TOKEN_FILE: 'the control token',
   WSYNC_NOTIFY_WEBHOOK_SECRET_FILE: "the webhook's signing key",
   WSYNC_NOTIFY_SLACK_URL_FILE: 'the Slack webhook URL',
+  WSYNC_GITHUB_TOKEN_FILE: 'the GitHub token',
 };
 /** A credential this long is refused inside a longer value too (`Bearer <token>`); a shorter one only whole. */
 const MIN_CONTAINED_CREDENTIAL = 8;

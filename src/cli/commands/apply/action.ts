@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createApiClient } from '../../../api/client.js';
+import type { ApiClient } from '../../../api/types.js';
 import { ConfigError } from '../../../api/errors.js';
 import {
   ApplyRefusedError,
@@ -17,6 +18,7 @@ import { safeMessage, safeText } from '../../../core/safe-text.js';
 import type { Desired, Diagnostic, Plan } from '../../../core/types.js';
 import { diffSavedPlan } from '../../../plan/fingerprint.js';
 import { reconcile, type ReconcileOutcome } from '../../../reconcile/index.js';
+import { appliedRevision, markRevision, type MarkSetup } from '../../../reconcile/revision-marks.js';
 import { approveCommands } from '../../../render/format.js';
 import { parsePlanJson, renderJson, renderText } from '../../../render/index.js';
 import { InventoryFileError, StateLockedError } from '../../../state/index.js';
@@ -25,6 +27,7 @@ import type { CommandIo } from '../../io.js';
 import { treeLimitsOf } from '../../limits.js';
 import { PolicyFlagError, policyFromFlags } from '../../policy.js';
 import { selectionFromFlags, selectionNote } from '../../selection.js';
+import { resolveRevisionMarks } from '../../revision-marks.js';
 import { resolveSettings } from '../../settings.js';
 import type { ApplyFlags } from './command.js';
 
@@ -118,6 +121,10 @@ export async function runApply(dirArg: string, flags: ApplyFlags, io: CommandIo)
     const saved = flags.plan ? await readSavedPlan(flags.plan, io.cwd) : undefined;
     const { connection, stateDir: configuredStateDir, secretsDir, env } = resolveSettings(dir, flags, io.env);
     const limits = treeLimitsOf(flags, io.env);
+    // The process's own environment: wsync.yaml never says where a GitHub token goes.
+    const marks = resolveRevisionMarks(flags, io.env, connection.insecure === true);
+    const secretsOf = (values: readonly string[]): string[] => [...values, ...(marks?.secrets() ?? [])];
+    redact = createRedactor(secretsOf([]));
     const client = createApiClient(connection);
     let outcome: ReconcileOutcome;
     try {
@@ -140,7 +147,7 @@ export async function runApply(dirArg: string, flags: ApplyFlags, io: CommandIo)
         warn: (message) => err(`warning: ${message}`),
         onPlan: (made: Plan, desired: Desired) => {
           plan = made;
-          redact = createRedactor(desired.secretValues);
+          redact = createRedactor(secretsOf(desired.secretValues));
           // A stale saved plan stops here, before the new plan could be mistaken for the reviewed one.
           if (saved) {
             const moved = diffSavedPlan(saved, made);
@@ -157,10 +164,12 @@ export async function runApply(dirArg: string, flags: ApplyFlags, io: CommandIo)
           if (!json) out(formatApplyEvent(event));
         },
       });
+      redact = createRedactor(secretsOf(outcome.desired.secretValues));
+      if (marks) await markApplied(outcome, { dir, flags, env: io.env, marks, client, err });
     } finally {
       await client.close();
+      await marks?.close();
     }
-    redact = createRedactor(outcome.desired.secretValues);
     return report(outcome, json, out, err);
   } catch (caught) {
     if (caught instanceof ApprovalVoidError) {
@@ -187,6 +196,25 @@ export async function runApply(dirArg: string, flags: ApplyFlags, io: CommandIo)
   } finally {
     stopListening();
   }
+}
+
+/** The marks of the applied revision the flags ask for (an annotation, a commit status); a failure is a warning. */
+async function markApplied(
+  outcome: ReconcileOutcome,
+  context: { dir: string; flags: ApplyFlags; env: Record<string, string | undefined>; marks: MarkSetup; client: ApiClient; err: (text: string) => void },
+): Promise<void> {
+  const revision = await appliedRevision(context.dir, context.flags.revision ?? context.env.WSYNC_REVISION);
+  const made = await markRevision({
+    outcome,
+    revision,
+    marks: context.marks.marks,
+    client: context.client,
+    now: new Date(),
+    warn: (message) => context.err(`warning: ${message}`),
+  });
+  const name = revision.commit?.slice(0, 12) ?? revision.label ?? 'the revision';
+  if (made.annotation !== undefined) context.err(`apply: annotated ${name} on the datasets written (annotation ${made.annotation})`);
+  if (made.status !== undefined) context.err(`apply: commit status ${made.status} set on ${name}`);
 }
 
 function printDiagnostics(list: readonly Diagnostic[], err: (text: string) => void): void {

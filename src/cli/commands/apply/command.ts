@@ -4,11 +4,12 @@ import { addConnectionOptions, addTrustConfigOption } from '../../connection.js'
 import { addHelpFooter, CONNECTION_VARIABLES, TREE_VARIABLES } from '../../help.js';
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
 import { addPolicyOptions, type PolicyFlags } from '../../policy.js';
+import { addRevisionMarkOptions, REVISION_MARK_VARIABLES, type RevisionMarkFlags } from '../../revision-marks.js';
 import { addSelectionOptions, type SelectionFlags } from '../../selection.js';
 import type { CommandContext } from '../index.js';
 import type { SettingsFlags } from '../../settings.js';
 
-export interface ApplyFlags extends PolicyFlags, SettingsFlags, LimitFlags, SelectionFlags {
+export interface ApplyFlags extends PolicyFlags, SettingsFlags, LimitFlags, SelectionFlags, RevisionMarkFlags {
   tokenOutputDir?: string;
   concurrency: number;
   plan?: string;
@@ -51,14 +52,16 @@ export function register(program: Command, context: CommandContext): void {
   addPolicyOptions(cmd);
   addSelectionOptions(cmd);
   addLimitOptions(cmd);
+  addRevisionMarkOptions(cmd, { revision: true });
   addHelpFooter(cmd, {
-    variables: [...CONNECTION_VARIABLES, ...TREE_VARIABLES, 'WSYNC_STATE_DIR'],
+    variables: [...CONNECTION_VARIABLES, ...TREE_VARIABLES, 'WSYNC_STATE_DIR', ...REVISION_MARK_VARIABLES, 'WSYNC_REVISION'],
     examples: [
       ['wsync apply workspace', 'make the workspace equal to the files (deletes nothing)'],
       ['wsync apply --plan plan.json workspace', 'apply a reviewed plan, only if nothing it was made from has moved'],
       ['wsync apply --prune workspace', 'also delete the objects wsync owns that the files no longer declare'],
       ['wsync apply --prune --approve held-0123456789ab-cdef01234567 workspace', 'also apply the changes a safety rule held, exactly those the plan printed'],
       ['wsync apply --kinds Monitor,Notifier workspace', 'only these kinds (nothing is pruned)'],
+      ['WSYNC_GITHUB_REPOSITORY=acme/workspace wsync apply --annotate --commit-status workspace', 'mark the applied commit on the datasets written and on GitHub'],
     ],
   });
   cmd.action(async (dir: string, options: ApplyFlags) => {

@@ -112,6 +112,7 @@ export async function runDaemon(dirArg: string, flags: RunFlags, io: CommandIo):
     statusAuth: settings.statusAuth,
     suspended: settings.suspended,
     version: packageVersion(),
+    revisionMarks: settings.revisionMarks,
   }).catch((err: unknown) => {
     log.fatal({ err: err instanceof Error ? err.message : String(err) }, 'could not start');
     return null;

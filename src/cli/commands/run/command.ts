@@ -2,12 +2,13 @@ import { Option, type Command } from 'commander';
 import { addConnectionOptions, addTrustConfigOption } from '../../connection.js';
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
 import { addPolicyOptions, type PolicyFlags } from '../../policy.js';
+import { addRevisionMarkOptions, REVISION_MARK_VARIABLES, type RevisionMarkFlags } from '../../revision-marks.js';
 import type { SettingsFlags } from '../../settings.js';
 import type { CommandContext } from '../index.js';
 import type { NotifyFlags } from './notifications.js';
 import { addHelpFooter, CONNECTION_VARIABLES, TREE_VARIABLES } from '../../help.js';
 
-export interface RunFlags extends PolicyFlags, SettingsFlags, LimitFlags, NotifyFlags {
+export interface RunFlags extends PolicyFlags, SettingsFlags, LimitFlags, NotifyFlags, RevisionMarkFlags {
   tokenOutputDir?: string;
   listen?: string;
   resync?: string;
@@ -43,6 +44,7 @@ export function register(program: Command, context: CommandContext): void {
   addTrustConfigOption(cmd);
   addPolicyOptions(cmd);
   addLimitOptions(cmd);
+  addRevisionMarkOptions(cmd, { revision: false });
   addHelpFooter(cmd, {
     variables: [
       ...CONNECTION_VARIABLES,
@@ -60,6 +62,7 @@ export function register(program: Command, context: CommandContext): void {
       'WSYNC_NOTIFY_WEBHOOK_SECRET_FILE',
       'WSYNC_NOTIFY_SLACK_URL',
       'WSYNC_NOTIFY_SLACK_URL_FILE',
+      ...REVISION_MARK_VARIABLES,
     ],
     examples: [
       ['wsync run /git/workspace', "next to git-sync: reconcile at start, on every change of the link's target, and every 5 minutes"],

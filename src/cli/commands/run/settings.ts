@@ -8,6 +8,7 @@ import { parseListen, type ListenAddress } from '../../../daemon/http.js';
 import { isLogLevel } from '../../../daemon/logger.js';
 import { defaultStateDir } from '../../../daemon/snapshot.js';
 import { treeLimitsOf } from '../../limits.js';
+import { resolveRevisionMarks } from '../../revision-marks.js';
 import { resolveSettings } from '../../settings.js';
 import type { RunFlags } from './command.js';
 import { controlToken, notificationTargets, startSuspended, statusAuth } from './notifications.js';
@@ -35,6 +36,7 @@ export type Settings = Pick<
   | 'controlToken'
   | 'statusAuth'
   | 'suspended'
+  | 'revisionMarks'
 > & { logLevel: string; pretty?: boolean };
 
 function positiveInt(text: string, flag: string, min: number): number {
@@ -90,6 +92,9 @@ export async function settingsFrom(dirArg: string, flags: RunFlags, env: Readonl
   if (flags.tokenOutputDir) settings.tokenOutputDir = resolve(cwd, flags.tokenOutputDir);
   if (flags.concurrency !== undefined) settings.concurrency = positiveInt(flags.concurrency, '--concurrency', 1);
   if (format !== 'auto') settings.pretty = format === 'pretty';
+  // The process's own environment: wsync.yaml never says where a GitHub token goes.
+  const marks = resolveRevisionMarks(flags, env, configured.connection.insecure === true);
+  if (marks) settings.revisionMarks = marks;
   return settings;
 }
 
