@@ -2,7 +2,7 @@ import type { JsonObject } from '../core/types.js';
 import { isAbsentTime } from '../core/time.js';
 import type { AnnotationSpec } from '../generated/spec-types.js';
 import { asString, encodeSegment, pickDefined } from './common.js';
-import type { KindModule } from './types.js';
+import type { KindModule, SpecFields } from './types.js';
 
 const FIELDS = ['type', 'datasets', 'description', 'time', 'endTime', 'url'] as const;
 /** Texts an update clears with `""`: PUT merges, so a field left out of the body keeps its value. */
@@ -16,7 +16,7 @@ function instantOf(value: string | undefined): string {
 }
 
 /** The title on the service: `spec.title` when the file gives one (`""`: none), else metadata.name. */
-function titleOf(name: string, spec: JsonObject): string {
+function titleOf(name: string, spec: SpecFields<AnnotationSpec>): string {
   return asString(spec.title) ?? name;
 }
 

@@ -3,7 +3,7 @@ import { isAbsentTime } from '../core/time.js';
 import type { JsonObject } from '../core/types.js';
 import type { ApiTokenSpec } from '../generated/spec-types.js';
 import { asString, DATASET_CAPABILITIES_REFERENCE, encodeSegment } from './common.js';
-import type { KindModule } from './types.js';
+import type { KindModule, SpecFields } from './types.js';
 
 export const apiToken: KindModule<ApiTokenSpec> = {
   kind: 'ApiToken',
@@ -56,7 +56,7 @@ export const apiToken: KindModule<ApiTokenSpec> = {
   },
 
   fromWire(raw) {
-    const spec: JsonObject = {
+    const spec: SpecFields<ApiTokenSpec> = {
       description: asString(raw.description) ?? '',
       orgCapabilities: asJsonObject(raw.orgCapabilities) ?? {},
       datasetCapabilities: asJsonObject(raw.datasetCapabilities) ?? {},

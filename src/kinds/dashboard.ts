@@ -7,7 +7,7 @@ import type { DashboardSpec } from '../generated/spec-types.js';
 import { asString, encodeSegment } from './common.js';
 import { checkDashboard } from './dashboard-checks.js';
 import { outlineDashboard } from './dashboard-outline.js';
-import type { KindModule } from './types.js';
+import type { KindModule, SpecFields } from './types.js';
 
 /** The owner meaning "every user of the org"; the service also answers it in lower case, and makes "" into it. */
 export const EVERYONE = 'X-AXIOM-EVERYONE';
@@ -64,7 +64,7 @@ function withoutReadBack(document: JsonObject, read = true): JsonObject {
   return out;
 }
 
-function documentOf(spec: JsonObject): JsonObject {
+function documentOf(spec: SpecFields<DashboardSpec>): JsonObject {
   return asJsonObject(spec.dashboard) ?? {};
 }
 

@@ -2,7 +2,7 @@ import { jsonEqual } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
 import type { DatasetSpec } from '../generated/spec-types.js';
 import { asString, asStringArray, encodeSegment, pickDefined } from './common.js';
-import type { KindModule } from './types.js';
+import type { KindModule, SpecFields } from './types.js';
 
 const SETTINGS = ['description', 'retentionDays', 'useRetentionPeriod'] as const;
 const DEFAULT_KIND = 'axiom:events:v1';
@@ -12,7 +12,7 @@ function path(id: string): string {
 }
 
 /** The settings PUT /v2/datasets/{id} takes; the OpenAPI marks both retention fields never omitted. */
-function settings(spec: JsonObject): JsonObject {
+function settings(spec: SpecFields<DatasetSpec>): JsonObject {
   return {
     description: spec.description ?? '',
     retentionDays: spec.retentionDays ?? 0,
@@ -25,7 +25,7 @@ function sortedSet(names: string[]): string[] {
 }
 
 /** Days of data a dataset keeps: its retention when the period is on, else all of it (Infinity). */
-function keptDays(spec: JsonObject): number {
+function keptDays(spec: SpecFields<DatasetSpec>): number {
   if (spec.useRetentionPeriod !== true) return Number.POSITIVE_INFINITY;
   return typeof spec.retentionDays === 'number' ? spec.retentionDays : 0;
 }
@@ -39,7 +39,7 @@ function daysText(days: number): string {
  * A retention cut: the service deletes events older than the new period, for good. Raising the
  * period, or turning it off, deletes nothing.
  */
-function retentionCut(desired: JsonObject, live: JsonObject): string | undefined {
+function retentionCut(desired: SpecFields<DatasetSpec>, live: SpecFields<DatasetSpec>): string | undefined {
   const before = keptDays(live);
   const after = keptDays(desired);
   if (after >= before) return undefined;
@@ -89,7 +89,7 @@ export const dataset: KindModule<DatasetSpec> = {
   },
 
   fromWire(raw) {
-    const spec: JsonObject = pickDefined(raw, [...SETTINGS, 'kind']);
+    const spec: SpecFields<DatasetSpec> = pickDefined(raw, [...SETTINGS, 'kind']);
     const edge = asString(raw.edgeDeployment);
     if (edge !== undefined && edge !== '') spec.edgeDeployment = edge;
     spec.mapFields = asStringArray(raw.mapFields);

@@ -1,7 +1,6 @@
-import type { JsonObject } from '../core/types.js';
 import type { GroupSpec } from '../generated/spec-types.js';
 import { asString, asStringArray, encodeSegment, namesOf, resolveMany, resolveOne } from './common.js';
-import type { KindModule } from './types.js';
+import type { KindModule, SpecFields } from './types.js';
 
 export const group: KindModule<GroupSpec> = {
   kind: 'Group',
@@ -51,7 +50,7 @@ export const group: KindModule<GroupSpec> = {
   },
 
   fromWire(raw, resolveId) {
-    const spec: JsonObject = {
+    const spec: SpecFields<GroupSpec> = {
       description: asString(raw.description) ?? '',
       members: namesOf(resolveId, 'User', asStringArray(raw.members)),
       roles: namesOf(resolveId, 'Role', asStringArray(raw.roles)),

@@ -11,7 +11,7 @@ import {
   withDefaultsFilled,
 } from './common.js';
 import { aplDatasets, mplDatasets } from './query-datasets.js';
-import type { Defaults, KindModule } from './types.js';
+import type { Defaults, KindModule, SpecFields } from './types.js';
 
 const PASSTHROUGH = [
   'type',
@@ -124,7 +124,7 @@ export const monitor: KindModule<MonitorSpec> = {
   },
 
   fromWire(raw, resolveId) {
-    const spec: JsonObject = {};
+    const spec: SpecFields<MonitorSpec> = {};
     for (const field of PASSTHROUGH) {
       const value = raw[field];
       if (value !== undefined && value !== null) spec[field] = value;

@@ -2,7 +2,7 @@ import { asJsonObject } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
 import type { NotifierSpec } from '../generated/spec-types.js';
 import { asString, encodeSegment, SERVER_OWNED_COMMON } from './common.js';
-import type { KindModule } from './types.js';
+import type { KindModule, SpecFields } from './types.js';
 
 export const notifier: KindModule<NotifierSpec> = {
   kind: 'Notifier',
@@ -53,7 +53,7 @@ export const notifier: KindModule<NotifierSpec> = {
     for (const [channel, config] of Object.entries(asJsonObject(raw.properties) ?? {})) {
       if (config !== null && config !== undefined) channels[channel] = config;
     }
-    const spec: JsonObject = { properties: channels };
+    const spec: SpecFields<NotifierSpec> = { properties: channels };
     const disabledUntil = asString(raw.disabledUntil);
     if (disabledUntil) spec.disabledUntil = disabledUntil;
     return { name: asString(raw.name) ?? '', spec };

@@ -1,8 +1,7 @@
 import { asJsonObject } from '../core/json.js';
-import type { JsonObject } from '../core/types.js';
 import type { RoleSpec } from '../generated/spec-types.js';
 import { asString, asStringArray, DATASET_CAPABILITIES_REFERENCE, encodeSegment, namesOf } from './common.js';
-import type { KindModule } from './types.js';
+import type { KindModule, SpecFields } from './types.js';
 
 export const role: KindModule<RoleSpec> = {
   kind: 'Role',
@@ -48,7 +47,7 @@ export const role: KindModule<RoleSpec> = {
   },
 
   fromWire(raw, resolveId) {
-    const spec: JsonObject = {
+    const spec: SpecFields<RoleSpec> = {
       description: asString(raw.description) ?? '',
       members: namesOf(resolveId, 'User', asStringArray(raw.members)),
       orgCapabilities: asJsonObject(raw.orgCapabilities) ?? {},

@@ -2,11 +2,20 @@
 // references, ...) computed from the kind's generated spec type (src/generated/spec-types.ts), so
 // a path the schema does not have is a compile error in the kind module that names it.
 
+import type { JsonObject, JsonValue } from '../core/types.js';
+
 /**
  * The spec type of no kind in particular: every path is a string (the form the planner reads).
  * `unknown`, so that every kind's `KindModule<Spec>` is assignable to the erased `KindModule`.
  */
 export type ErasedSpec = unknown;
+
+/**
+ * A spec as a hook sees it: the kind's fields by name, each any JSON value or absent (hooks see
+ * specs no schema checked too: live ones, read back). A field the spec type does not have is a
+ * compile error; the erased spec is any JSON object.
+ */
+export type SpecFields<Spec> = unknown extends Spec ? JsonObject : { [K in keyof Spec & string]?: JsonValue };
 
 /** One less than each depth: paths stop after this many segments (every kind's fit in 4). */
 type Shallower = [never, 0, 1, 2, 3, 4, 5];

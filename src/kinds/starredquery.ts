@@ -2,7 +2,7 @@ import { asJsonObject } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
 import type { StarredQuerySpec } from '../generated/spec-types.js';
 import { asString, encodeSegment, pickDefined, resolveOne } from './common.js';
-import type { KindModule } from './types.js';
+import type { KindModule, SpecFields } from './types.js';
 
 export const starredQuery: KindModule<StarredQuerySpec> = {
   kind: 'StarredQuery',
@@ -47,7 +47,7 @@ export const starredQuery: KindModule<StarredQuerySpec> = {
   fromWire(raw, resolveId) {
     const who = asString(raw.who) ?? '';
     // `dataset: ""` is a query filed under no dataset, as the service answers one made without.
-    const spec: JsonObject = {
+    const spec: SpecFields<StarredQuerySpec> = {
       owner: resolveId('User', who) ?? who,
       ...pickDefined(raw, raw.dataset === '' ? ['kind'] : ['dataset', 'kind']),
       metadata: asJsonObject(raw.metadata) ?? {},

@@ -1,8 +1,8 @@
 import type { DiffGroup, FieldDiff, JsonObject, JsonValue, LiveObject, Severity } from '../core/types.js';
 import type { KindName } from '../generated/kinds.js';
-import type { ArrayPath, ErasedSpec, ItemField, SpecPath } from './spec-paths.js';
+import type { ArrayPath, ErasedSpec, ItemField, SpecFields, SpecPath } from './spec-paths.js';
 
-export type { ArrayPath, ErasedSpec, SpecPath } from './spec-paths.js';
+export type { ArrayPath, ErasedSpec, SpecFields, SpecPath } from './spec-paths.js';
 
 /** Maps a referenced object's name (natural key) to its id; undefined when it cannot be resolved. */
 export type ResolveName = (target: KindName, name: string) => string | undefined;
@@ -163,7 +163,7 @@ export interface ExportCandidate {
  * Identity and endpoints: what a kind is called, where it stands in the order of writes, how its
  * objects are keyed, and the requests that list, read and write them.
  */
-export interface KindIdentity {
+export interface KindIdentity<Spec = ErasedSpec> {
   kind: KindName;
   /** Lower-case plural for folders and flags: `monitors`, `notifiers`, ... */
   plural: string;
@@ -173,9 +173,9 @@ export interface KindIdentity {
   level: number;
   description: string;
   /** The natural key of a resource of this kind from its metadata.name and spec. */
-  keyOf(name: string, spec: JsonObject): string;
+  keyOf(name: string, spec: SpecFields<Spec>): string;
   /** Dataset a resource belongs to, for dataset-scoped kinds (their keys are `dataset/name`). */
-  datasetOf?(spec: JsonObject): string;
+  datasetOf?(spec: SpecFields<Spec>): string;
   list: ListStrategy;
   /**
    * The id and wire object of one item a list (or a create) answered, when the item's own `id` is
@@ -192,7 +192,7 @@ export interface KindIdentity {
   /** Absent when objects of this kind cannot be created through the API (DatasetField). */
   create?: HttpEndpoint;
   /** Update endpoint for an object id (and the object, for path parts such as the dataset). */
-  update?(id: string, spec: JsonObject): HttpEndpoint;
+  update?(id: string, spec: SpecFields<Spec>): HttpEndpoint;
   /**
    * metadata.name is a field of the update's body, and the object's id does not depend on it: a
    * declaration annotated `wsync/renamed-from: OLD` updates the owned object OLD in place, keeping
@@ -203,7 +203,7 @@ export interface KindIdentity {
   /** Replace instead of update when a spec changes (ApiToken: regenerate). */
   replace?: Replacement;
   /** Absent when the object is never deleted by wsync (Org, DatasetField). */
-  remove?(id: string, spec: JsonObject): HttpEndpoint;
+  remove?(id: string, spec: SpecFields<Spec>): HttpEndpoint;
   /**
    * Statuses with which a write answers that it was made against a stale version (409, 412:
    * someone saved the object after the plan read it). Apply never writes over it: it reads the
@@ -224,7 +224,7 @@ export interface KindIdentity {
    * order. `live` is the object as it is now (the create's answer, or as listed); give none for a
    * part that is already as declared.
    */
-  followUpWrites?(id: string, spec: JsonObject, live: LiveObject | undefined): FollowUpWrite[];
+  followUpWrites?(id: string, spec: SpecFields<Spec>, live: LiveObject | undefined): FollowUpWrite[];
   /**
    * The add-on a workspace needs for this kind (Role: `RBAC`). Without it the list answers 403 or
    * 404: the live reader marks the kind unavailable instead of failing, and the planner gives one
@@ -285,7 +285,7 @@ export interface KindWireShape<Spec = ErasedSpec> {
  * Safeguards: what the plan refuses, warns of or leaves alone for this kind (deletes that take
  * data, updates that destroy it, objects the service makes or manages itself).
  */
-export interface KindSafeguards {
+export interface KindSafeguards<Spec = ErasedSpec> {
   /**
    * Deleting an object of this kind takes more than prune (a dataset's data goes with it): the
    * plan deletes one only when the kind is in `Policy.allowDeletion`, and otherwise skips it with
@@ -303,7 +303,7 @@ export interface KindSafeguards {
    * it under "Data loss", and the update is refused unless `Policy.allowDataLoss` names the kind
    * (`dataLossOptIn` says how). Both specs are as compared: defaults filled, ids as names.
    */
-  dataLoss?(desired: JsonObject, live: JsonObject): string | undefined;
+  dataLoss?(desired: SpecFields<Spec>, live: SpecFields<Spec>): string | undefined;
   /** How to opt in to an update `dataLoss` warns of; the reason of a refused one. */
   dataLossOptIn?: string;
   /**
@@ -317,7 +317,7 @@ export interface KindSafeguards {
    */
   managedByService?(raw: JsonObject): boolean;
   /** Why a declared object that does not exist live is not created (kinds without `create`). */
-  missingReason?(name: string, spec: JsonObject): string;
+  missingReason?(name: string, spec: SpecFields<Spec>): string;
   /**
    * A declared object that does not exist live is a plan error naming the file and line (the file
    * most likely names it wrong), not a skip (DatasetField: fields come later, from ingest).
@@ -336,36 +336,36 @@ export interface KindSafeguards {
    * it may exist unseen, and the plan refuses to create it a second time, naming the capability.
    * `datasetKind` is the kind the names are keys of (a dataset this tree creates hides nothing yet).
    */
-  listedOnlyIfQueryable?: { datasetKind: KindName; datasets(spec: JsonObject): string[] };
+  listedOnlyIfQueryable?: { datasetKind: KindName; datasets(spec: SpecFields<Spec>): string[] };
 }
 
 /**
  * Hooks: the kind's own conversions and checks (spec <-> wire, live values read back in another
  * form, checks a schema cannot make, reading a change, export).
  */
-export interface KindHooks {
+export interface KindHooks<Spec = ErasedSpec> {
   /** Canonical form of a desired spec before it is compared (e.g. emails lower-cased). */
-  normalize?(spec: JsonObject): JsonObject;
+  normalize?(spec: SpecFields<Spec>): JsonObject;
   /**
    * The live spec with values the service answers in another form than the one written put back
    * in the written form, so they are no diff (a role read back by its label, an MPL query read back
    * in `aplQuery`). `raw` is the live wire object. Absent: the live spec is compared as it is.
    */
-  alignLive?(desired: JsonObject, live: JsonObject, raw: JsonObject): JsonObject;
+  alignLive?(desired: SpecFields<Spec>, live: SpecFields<Spec>, raw: JsonObject): JsonObject;
   /**
    * Desired spec -> request body for create/update. Names become ids through `resolve`. An update
    * sends the whole object, a removed field as its default (or its empty value where the API
    * merges), so that what the file no longer says is cleared.
    */
-  toWire(name: string, spec: JsonObject, resolve: ResolveName, live?: LiveObject): JsonObject;
+  toWire(name: string, spec: SpecFields<Spec>, resolve: ResolveName, live?: LiveObject): JsonObject;
   /** Live wire object -> metadata.name and spec (ids become names; server-owned fields dropped). */
-  fromWire(raw: JsonObject, resolveId: ResolveId): { name: string; spec: JsonObject };
+  fromWire(raw: JsonObject, resolveId: ResolveId): { name: string; spec: SpecFields<Spec> };
   /** Checks of a schema-valid spec that a schema cannot express (unique chart ids); `name` is metadata.name. */
-  checkSpec?(name: string, spec: JsonObject): SpecProblem[];
+  checkSpec?(name: string, spec: SpecFields<Spec>): SpecProblem[];
   /** A reviewer's reading of a change's diffs, when a flat list would not read well (a dashboard: per chart). */
   outline?(diffs: readonly FieldDiff[]): DiffGroup[];
   /** Said as the reason of a create or update of this object: how it will be written (a dashboard with `overwrite`). */
-  writeReason?(spec: JsonObject): string | undefined;
+  writeReason?(spec: SpecFields<Spec>): string | undefined;
   /** export: the name a second (third, ...) live object with an already-taken key is written under. */
   duplicateName?(name: string, id: string): string;
   /** export: what a file should say that fromWire alone does not settle; absent: the spec as is. */
@@ -373,7 +373,7 @@ export interface KindHooks {
 }
 
 /** A kind module whose spec paths are `Spec`'s (see KindModule). */
-export interface SpecKindModule<Spec> extends KindIdentity, KindWireShape<Spec>, KindSafeguards, KindHooks {}
+export interface SpecKindModule<Spec> extends KindIdentity<Spec>, KindWireShape<Spec>, KindSafeguards<Spec>, KindHooks<Spec> {}
 
 /** A kind module with its spec paths erased to strings (see KindModule). */
 export interface ErasedKindModule extends KindIdentity, KindWireShape<ErasedSpec>, KindSafeguards, KindHooks {}
@@ -383,8 +383,9 @@ export interface ErasedKindModule extends KindIdentity, KindWireShape<ErasedSpec
  * export read these properties and call these hooks; they never compare a kind name.
  *
  * A kind module declares itself as `KindModule<ItsSpec>` (the generated spec type of its schema,
- * `KindSpecs[kind]`), so the compiler checks every spec path it names. The registry and everything
- * that reads it use `KindModule` (no argument): the module with its paths erased to strings, which
+ * `KindSpecs[kind]`), so the compiler checks every spec path it names and every spec field its
+ * hooks read (`SpecFields<Spec>`). The registry and everything that reads it use `KindModule` (no
+ * argument): the module with its paths erased to strings and its specs plain JSON objects, which
  * every `KindModule<Spec>` is assignable to. (Two interfaces, not one generic one, so that the
  * compiler compares them member by member: more fields in a spec mean more paths, which its
  * variance shortcut for one generic interface gets wrong.)

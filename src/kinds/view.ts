@@ -1,7 +1,6 @@
-import type { JsonObject } from '../core/types.js';
 import type { ViewSpec } from '../generated/spec-types.js';
 import { asString, asStringArray, encodeSegment, pickDefined } from './common.js';
-import type { KindModule } from './types.js';
+import type { KindModule, SpecFields } from './types.js';
 
 export const view: KindModule<ViewSpec> = {
   kind: 'View',
@@ -36,7 +35,7 @@ export const view: KindModule<ViewSpec> = {
   },
 
   fromWire(raw) {
-    const spec: JsonObject = { ...pickDefined(raw, ['aplQuery', 'description']), datasets: asStringArray(raw.datasets) };
+    const spec: SpecFields<ViewSpec> = { ...pickDefined(raw, ['aplQuery', 'description']), datasets: asStringArray(raw.datasets) };
     return { name: asString(raw.name) ?? '', spec };
   },
 };

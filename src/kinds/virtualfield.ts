@@ -1,7 +1,6 @@
-import type { JsonObject } from '../core/types.js';
 import type { VirtualFieldSpec } from '../generated/spec-types.js';
 import { asString, encodeSegment, pickDefined, withDefaultsFilled } from './common.js';
-import type { Defaults, KindModule } from './types.js';
+import type { Defaults, KindModule, SpecFields } from './types.js';
 
 const FIELDS = ['dataset', 'expression', 'description', 'type', 'unit'] as const;
 const DEFAULTS: Defaults<VirtualFieldSpec> = { description: '', type: '', unit: '' };
@@ -33,7 +32,7 @@ export const virtualField: KindModule<VirtualFieldSpec> = {
   },
 
   fromWire(raw) {
-    const spec: JsonObject = pickDefined(raw, FIELDS);
+    const spec: SpecFields<VirtualFieldSpec> = pickDefined(raw, FIELDS);
     return { name: asString(raw.name) ?? '', spec };
   },
 };

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { JsonObject } from '../../src/core/types.js';
+import type { JsonObject, JsonValue } from '../../src/core/types.js';
 import { type KindName, type KindSpecs, SCHEMA_KIND_NAMES } from '../../src/generated/kinds.js';
 import type { DashboardSpec, MonitorSpec, NotifierSpec, RoleSpec } from '../../src/generated/spec-types.js';
 import { KIND_NAMES, KINDS, type KindModule } from '../../src/kinds/index.js';
-import type { ArrayPath, Defaults, KeyedArray, Reference, ReferenceOf, SpecPath } from '../../src/kinds/types.js';
+import type { ArrayPath, Defaults, KeyedArray, Reference, ReferenceOf, SpecFields, SpecPath } from '../../src/kinds/types.js';
 
 // The kind contract is checked by the compiler: `npm run typecheck` covers this file, and each
 // `@ts-expect-error` below fails the typecheck if its line compiles (a typo a kind module could make).
@@ -45,6 +45,17 @@ describe('the kind contract, typed against the generated spec types', () => {
     // @ts-expect-error below an open document only `*` is a path, not a misspelt field
     const open: SpecPath<DashboardSpec> = 'dashboard.datsets';
     expect([secret, set, defaults, immutable, reference, keyed, open]).toHaveLength(7);
+  });
+
+  it('lets a hook read only the fields of its spec, each any JSON value', () => {
+    const hooks: Pick<KindModule<MonitorSpec>, 'writeReason' | 'datasetOf'> = {
+      writeReason: (spec) => (spec.disabled === true ? 'disabled' : undefined),
+      // @ts-expect-error a hook reading a field monitors do not have
+      datasetOf: (spec) => String(spec.dataset),
+    };
+    expectTypeOf<SpecFields<MonitorSpec>>().toMatchTypeOf<JsonObject>();
+    expectTypeOf<SpecFields<MonitorSpec>['threshold']>().toEqualTypeOf<JsonValue | undefined>();
+    expect(hooks.writeReason?.({ disabled: true })).toBe('disabled');
   });
 
   it('erases every kind module to the one the registry holds, never the other way round', () => {
