@@ -109,8 +109,11 @@ describe('apply --annotate --commit-status', () => {
     const latest = (await marks()).filter((m) => String(m.title).includes(head.slice(0, 12)));
     expect(latest.map((m) => [m.datasets, m.title])).toEqual([[['app'], `wsync applied ${head.slice(0, 12)}: 0 created, 1 updated, 0 deleted`]]);
 
-    const refused = await runCli(['apply', repo, '--commit-status'], { env: markEnv({ WSYNC_GITHUB_TOKEN: 'ghp_notTheRightToken42' }) });
+    const refused = await runCli(['apply', repo, '--commit-status', '--format', 'json'], { env: markEnv({ WSYNC_GITHUB_TOKEN: 'ghp_notTheRightToken42' }) });
     expect(refused.code).toBe(0);
+    // The warning goes to stderr: stdout stays the JSON document.
+    expect(JSON.parse(refused.stdout)).toMatchObject({ status: 'applied' });
+    expect(refused.stdout).not.toContain('ghp_notTheRightToken42');
     expect(refused.stderr).toContain('401: Bad credentials');
     expect(refused.stderr).not.toContain('ghp_notTheRightToken42');
   });
