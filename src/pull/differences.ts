@@ -2,7 +2,7 @@
 // (compareSpecs' differences), each sorted into a value to write, or a report (a secret, a value
 // from `${env:}`/`${file:}`, a local edit not applied yet, a conflict).
 import { isJsonObject, jsonEqual } from '../core/json.js';
-import { isPrefix, pointerSegments } from '../core/json-paths.js';
+import { findPaths, isPrefix, patternIsPrefix, pointerSegments } from '../core/json-paths.js';
 import type { DesiredResource, InventoryEntry, JsonObject, JsonValue } from '../core/types.js';
 import { KINDS } from '../kinds/index.js';
 import type { KindModule } from '../kinds/types.js';
@@ -10,7 +10,7 @@ import { ignoredFields } from '../plan/annotations.js';
 import { keyedSegments, specDifferences } from '../plan/compare.js';
 import { specPointer } from '../plan/fingerprint.js';
 import type { LiveEntry } from '../plan/live-index.js';
-import { compareSecrets } from '../plan/secrets.js';
+import { compareSecrets, type SecretState } from '../plan/secrets.js';
 
 /** A value to write: spec segments as the comparison names them (a keyed item as `[name]`); no value: remove it. */
 export interface FieldPull {
@@ -147,8 +147,7 @@ export function objectDifferences(input: DifferencesInput): ObjectDifferences {
     pulls.push(live === undefined ? { segments: difference.segments } : { segments: difference.segments, value: live });
   }
   const collapsed = collapse(module, pulls, desired, match.spec);
-  const secrets = compareSecrets(module, desired, match.spec, ignore, compare.secrets);
-  for (const diff of secrets.diffs) reports.push({ kind: 'secret', field: diff.path });
+  for (const field of changedSecrets(module, desired, match.spec, ignore, compare.secrets)) reports.push({ kind: 'secret', field });
   return { pulls: collapsed, reports };
 }
 
@@ -199,4 +198,19 @@ function collapse(module: KindModule, pulls: readonly FieldPull[], desired: Json
   }
   for (const part of parts.values()) out[part.at] = { segments: part.segments, value: unkeyed(module, part.segments, part.value) };
   return out;
+}
+
+/**
+ * Secret fields that differ: as the planner finds them (by the hash recorded at the last apply),
+ * and those whose live value, where the API returns one, is not the file's. Names only.
+ */
+function changedSecrets(module: KindModule, desired: JsonObject, live: JsonObject, ignore: readonly string[][], state: SecretState): string[] {
+  const out = new Set(compareSecrets(module, desired, live, ignore, state).diffs.map((d) => d.path));
+  const wanted = new Map(findPaths(desired, module.secretFields).map((f) => [f.pointer, f.value]));
+  for (const found of findPaths(live, module.secretFields)) {
+    if (ignore.some((pattern) => patternIsPrefix(pattern, found.segments))) continue;
+    if (found.value === null || found.value === '' || !wanted.has(found.pointer)) continue;
+    if (!jsonEqual(found.value, wanted.get(found.pointer))) out.add(found.segments.join('.'));
+  }
+  return [...out].sort();
 }

@@ -5,6 +5,7 @@ import type { Inventory, KindName, LiveState } from '../core/types.js';
 import { exportWorkspace, type ExportedFile, type ExportedObject } from '../export/workspace.js';
 import type { SchemaSet } from '../export/schema-order.js';
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
+import { indexLive } from '../plan/live-index.js';
 import { isSelected, type Selection } from '../plan/selection.js';
 import type { PullReport } from './planner.js';
 
@@ -59,13 +60,33 @@ function freePath(path: string, taken: ReadonlyMap<string, string> | ReadonlySet
   }
 }
 
+/**
+ * The live state with the objects of `kinds` cut down to those whose key the tree neither
+ * declares nor owns (export then writes and checks only those).
+ */
+function onlyCandidates(live: LiveState, kinds: readonly KindName[], taken: ReadonlySet<string>): LiveState {
+  const index = indexLive(live);
+  const objects = { ...live.objects };
+  // A kind others point at by id stays whole: export names the ids of a new object's references by it.
+  const targets = new Set(KIND_NAMES.flatMap((kind) => KINDS[kind].references.map((ref) => ref.target)));
+  for (const kind of kinds.filter((k) => !targets.has(k))) {
+    const keep = new Set(index.entries.filter((e) => e.kind === kind && !taken.has(`${kind}\u0000${e.key}`)).map((e) => e.object));
+    objects[kind] = (live.objects[kind] ?? []).filter((object) => keep.has(object));
+  }
+  return { ...live, objects };
+}
+
 export function newObjectFiles(input: NewObjectsInput): NewObjects {
   const kinds = kindsToRead(input);
   const none: NewObjects = { files: [], objects: [], variables: [], secretValues: [], warnings: [] };
   if (kinds.length === 0) return none;
-  const result = exportWorkspace(input.live, { kinds, schemas: input.schemas, schemaBase: schemaBaseOf(input.existing) });
   const known = new Set([...input.desired, ...input.base].map((o) => `${o.kind}\u0000${o.key}`));
   const owned = new Set(input.inventory.entries.map((e) => `${e.kind}\u0000${e.key}`));
+  const result = exportWorkspace(onlyCandidates(input.live, kinds, new Set([...known, ...owned])), {
+    kinds,
+    schemas: input.schemas,
+    schemaBase: schemaBaseOf(input.existing),
+  });
   const fresh = result.objects.filter((object) => {
     const id = `${object.kind}\u0000${object.key}`;
     // An owned object the tree no longer declares was removed here (prune is apply's business).

@@ -98,13 +98,16 @@ describe('planPull', () => {
     expect(after.indexOf('description: p95 over 3 s')).toBeGreaterThan(after.indexOf('    - slack'));
   });
 
-  it('never writes a secret or a value read through ${env:}: reported instead', () => {
+  it.each([
+    ['recorded at the last apply', true],
+    ['never recorded', false],
+  ])('never writes a secret (hash %s) or a value read through ${env:}: reported instead', (_, recordSecrets) => {
     const ws = treeWorkspace(
       {
         'notifiers/all.yaml': NOTIFIERS,
         'monitors/m.yaml': MONITORS.replace("description: 'Checkout answers 5xx'", 'description: ${env:DESCRIPTION}'),
       },
-      { recordSecrets: false },
+      { recordSecrets },
     );
     (ws.raw('Notifier', 'slack').properties as { slack: { slackUrl: string } }).slack.slackUrl = 'https://hooks.slack.example/other';
     ws.raw('Monitor', 'errors').description = 'changed in the UI';
@@ -150,6 +153,15 @@ describe('planPull', () => {
     expect(plan.changes[0]?.after).toContain('# yaml-language-server: $schema=../schemas/notifier.json');
     expect(plan.adopt.map((o) => `${o.kind}/${o.key} ${o.id} ${o.path}`)).toEqual(['Notifier/ops-mail notifier-new notifiers/ops-mail.yaml']);
     expect(pullOf(ws, { selection: { kinds: ['Monitor'], targets: [] } }).changes).toEqual([]);
+  });
+
+  it('names the declared objects a new one points at, as export does', () => {
+    const ws = tree();
+    const raw = { id: 'monitor-new', name: 'new-errors', type: 'Threshold', aplQuery: "['checkout'] | count", operator: 'Above', threshold: 9, notifierIds: [ws.idOf('Notifier', 'mail')] };
+    (ws.live.objects.Monitor ??= []).push({ kind: 'Monitor', id: 'monitor-new', raw });
+    const plan = pullOf(ws);
+    expect(plan.changes.map((c) => c.path)).toEqual(['monitors/new-errors.yaml']);
+    expect(plan.changes[0]?.after).toContain('notifiers:\n    - mail\n');
   });
 
   it('leaves the tree planning "no changes" after a pull', () => {

@@ -1,12 +1,12 @@
 // `wsync pull` on a copy of config-examples in a git repository: edits made through the API as the
 // UI makes them come back into the files, exactly those lines and files, comments and placeholders
 // kept, and the next plan says "no changes".
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { commitTree, git } from '../support/tree.js';
-import { examplesWorkspace, idOf, type Workspace } from '../support/workspace.js';
+import { DEMO_SECRETS, examplesWorkspace, idOf, type Workspace } from '../support/workspace.js';
 
 let ws: Workspace;
 
@@ -116,5 +116,25 @@ describe('wsync pull (config-examples in git)', () => {
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toContain('monitors/broken.yaml');
     expect(invalid.stderr).toContain('the files do not validate');
+  });
+
+  it('reports a secret changed in the workspace and never prints or writes it', async () => {
+    await rm(join(ws.tree, 'monitors/broken.yaml'));
+    git(ws.tree, 'add', '-A');
+    git(ws.tree, 'commit', '-q', '-m', 'forced pull');
+    const state = await ws.emulator.state();
+    const id = idOf(state, 'notifiers', 'oncall-slack');
+    const changed = 'https://hooks.slack.example/services/T9/B9/changed-in-the-ui-secret';
+    await ws.emulator.ok('PUT', `/v2/notifiers/${id}`, { name: 'oncall-slack', properties: { slack: { slackUrl: changed } } });
+    const before = await readFile(join(ws.tree, 'notifiers/notifiers.yaml'), 'utf8');
+
+    for (const args of [['--dry-run'], []]) {
+      const result = await pull(args);
+      expect(result.code, result.stderr).toBe(3);
+      expect(result.stdout).toContain('Notifier/oncall-slack (notifiers/notifiers.yaml) properties.slack.slackUrl: a secret differs');
+      for (const secret of [changed, DEMO_SECRETS.WSYNC_SLACK_WEBHOOK_URL]) expect(result.stdout + result.stderr).not.toContain(secret);
+    }
+    expect(await readFile(join(ws.tree, 'notifiers/notifiers.yaml'), 'utf8')).toBe(before);
+    expect(git(ws.tree, 'status', '--porcelain')).toBe('');
   });
 });
