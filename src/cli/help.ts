@@ -11,6 +11,7 @@ const VARIABLES = {
   WSYNC_INSECURE: '1: allow plain http:// to a host that is not loopback (--insecure)',
   WSYNC_TRUST_CONFIG: "1: use wsync.yaml's url, orgId, tokenFile and insecure (--trust-config)",
   WSYNC_SECRETS_DIR: 'root for ${file:PATH} secrets (--secrets-dir)',
+  WSYNC_ENV: 'the environment of wsync.yaml to render (--env)',
   WSYNC_STATE_DIR: 'inventory of owned objects (--state-dir)',
   WSYNC_MAX_INPUT_BYTES: 'most YAML the tree may hold (--max-input-bytes)',
   WSYNC_MAX_RESOURCES: 'most resources the tree may declare (--max-resources)',
@@ -45,7 +46,7 @@ export type Variable = keyof typeof VARIABLES;
 /** The variables of a command that talks to the workspace. */
 export const CONNECTION_VARIABLES: readonly Variable[] = ['WSYNC_URL', 'WSYNC_TOKEN', 'WSYNC_TOKEN_FILE', 'WSYNC_ORG_ID', 'WSYNC_INSECURE', 'WSYNC_TRUST_CONFIG'];
 /** The variables of a command that reads a tree of files. */
-export const TREE_VARIABLES: readonly Variable[] = ['WSYNC_SECRETS_DIR', 'WSYNC_MAX_INPUT_BYTES', 'WSYNC_MAX_RESOURCES'];
+export const TREE_VARIABLES: readonly Variable[] = ['WSYNC_SECRETS_DIR', 'WSYNC_ENV', 'WSYNC_MAX_INPUT_BYTES', 'WSYNC_MAX_RESOURCES'];
 
 function table(rows: readonly (readonly [string, string])[]): string {
   const width = Math.max(...rows.map(([left]) => left.length));

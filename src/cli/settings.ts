@@ -9,9 +9,10 @@ import type { WorkspaceConfig } from '../generated/spec-types.js';
 import { configAsEnv, readWorkspaceConfig, type WorkspaceConfigResult } from '../source/config.js';
 import { untrustedNotifications, untrustedRouting } from './config-trust.js';
 import { resolveConnection, type ConnectionFlags } from './connection.js';
+import { chosenEnvironment, environmentStateDir, requestedEnvironment, type EnvironmentFlags } from './environment.js';
 
 /** The flags every command that talks to the API shares (strings as commander hands them over). */
-export interface SettingsFlags {
+export interface SettingsFlags extends EnvironmentFlags {
   url?: string;
   token?: string;
   tokenFile?: string;
@@ -35,6 +36,8 @@ export interface CommandSettings {
   notifications?: WorkspaceConfig['notifications'];
   /** Why wsync.yaml's notification targets are not used (the tree is not trusted); `run` refuses to start on it. */
   notificationsRefused?: Diagnostic;
+  /** The environment of wsync.yaml rendered (--env, WSYNC_ENV); undefined on a tree without environments. */
+  environment?: string;
 }
 
 export interface LayeredEnvironment {
@@ -87,11 +90,15 @@ export function resolveSettings(
   const merged = layered.env;
   const connection = resolveConnection(connectionFlagsOf(flags, layered.timeoutMs), merged);
   const settings: CommandSettings = { connection, env: merged };
+  const environment = dir === undefined ? requestedEnvironment(flags, env) : chosenEnvironment(layered.config, requestedEnvironment(flags, env));
+  if (environment !== undefined) settings.environment = environment;
   const notificationsRefused = untrustedNotifications(layered.config, layered.positions, flags, env);
   if (notificationsRefused) settings.notificationsRefused = notificationsRefused;
   else if (layered.notifications !== undefined) settings.notifications = layered.notifications;
   const stateDir = flags.stateDir ?? merged.WSYNC_STATE_DIR;
-  if (stateDir) settings.stateDir = stateDir;
+  // wsync.yaml's stateDir holds every environment's, one folder each; a flag or WSYNC_STATE_DIR is taken as given.
+  const fromFile = flags.stateDir === undefined && !env.WSYNC_STATE_DIR;
+  if (stateDir) settings.stateDir = fromFile ? environmentStateDir(stateDir, environment) : stateDir;
   const secretsDir = flags.secretsDir ?? merged.WSYNC_SECRETS_DIR;
   if (secretsDir) settings.secretsDir = secretsDir;
   return settings;

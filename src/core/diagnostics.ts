@@ -9,7 +9,8 @@ export function formatDiagnostic(d: Diagnostic): string {
   const where = d.file ? `${safeText(d.file)}:${d.line ?? 1}:${d.column ?? 1}: ` : '';
   const what = d.kind ? `${safeText(d.kind)}/${safeText(d.name ?? '?')}: ` : '';
   const prefix = d.severity === 'warning' ? 'warning: ' : '';
-  return `${where}${what}${prefix}${safeMessage(d.message)}`;
+  const environment = d.environment === undefined ? '' : `environment ${safeText(d.environment)}: `;
+  return `${where}${what}${environment}${prefix}${safeMessage(d.message)}`;
 }
 
 /** `file:line:column: skipped: why`: the line every command prints per document that is not a resource. */

@@ -27,6 +27,8 @@ export interface Diagnostic extends Partial<SourceLocation> {
   /** Dotted path of the field the message is about, e.g. `spec.threshold`. */
   field?: string;
   message: string;
+  /** The environment of the tree (wsync.yaml environments) the problem belongs to. */
+  environment?: string;
 }
 
 /** One declared resource after parsing, interpolation and schema validation. */
@@ -61,6 +63,8 @@ export interface Desired {
   skips?: SkippedDocument[];
   /** Every value read through `${env:}`/`${file:}`, so any output can be scrubbed of them. */
   secretValues: string[];
+  /** The environment rendered (wsync.yaml environments), when the tree declares them. */
+  environment?: string;
 }
 
 /** A live object as the list endpoint returned it (the wire shape, ids and all). */
@@ -279,6 +283,8 @@ export interface Plan {
   held?: HeldChanges;
   /** Present when the plan was made with an approval. */
   approval?: ApprovalOutcome;
+  /** The environment of the tree (wsync.yaml environments) the plan is for. */
+  environment?: string;
 }
 
 export function changeRef(kind: KindName, key: string): string {

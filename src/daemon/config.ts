@@ -41,4 +41,6 @@ export interface DaemonConfig {
   liveReuseMs?: number;
   /** Mark each revision a reconcile wrote: an annotation on the datasets written, a commit status (#26.3). */
   revisionMarks?: MarkSetup;
+  /** The environment of wsync.yaml this daemon renders and syncs (--env). */
+  environment?: string;
 }

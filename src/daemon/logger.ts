@@ -16,6 +16,8 @@ export interface LoggerOptions {
   pretty?: boolean;
   /** Where lines go instead of stdout (file descriptor 1): a test's buffer when the daemon runs in it. */
   destination?: { write(text: string): unknown };
+  /** Fields every line carries (`env`: the environment the daemon syncs). */
+  bindings?: Record<string, string>;
 }
 
 /**
@@ -26,7 +28,7 @@ export function createLogger(opts: LoggerOptions): Logger {
   const pretty = opts.pretty ?? process.stdout.isTTY === true;
   const base = {
     level: opts.level,
-    base: { pid: process.pid },
+    base: { pid: process.pid, ...opts.bindings },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },
   };
@@ -49,7 +51,7 @@ export function createLogger(opts: LoggerOptions): Logger {
   return pino(base, stream ?? pino.destination({ dest: 1, sync: true }));
 }
 
-const HIDDEN = new Set(['level', 'time', 'pid', 'hostname', 'msg']);
+const HIDDEN = new Set(['env', 'level', 'time', 'pid', 'hostname', 'msg']);
 
 /** A field as terminal text: what it quotes from the files or the API cannot run escape sequences. */
 function text(value: unknown): string {
@@ -58,6 +60,11 @@ function text(value: unknown): string {
 
 /** One readable line per event on a terminal; the JSON fields stay the same. */
 export function prettyMessage(log: Record<string, unknown>): string {
+  const environment = log.env === undefined ? '' : `[${text(log.env)}] `;
+  return environment + plainMessage(log);
+}
+
+function plainMessage(log: Record<string, unknown>): string {
   const at = log.revision ? ` @${text(log.revision)}` : '';
   if (log.msg === 'reconcile') {
     const counts = ['created', 'updated', 'deleted', 'failed', 'drift'].map((k) => `${k} ${text(log[k] ?? 0)}`).join(', ');

@@ -105,6 +105,23 @@ insecure?: boolean
  */
 timeoutMs?: number
 /**
+ * The workspaces this one tree renders (staging, prod, one per region), by name. With environments, plan, apply, run and export need --env NAME (or WSYNC_ENV); validate without --env checks every one. Each name is also the folder environments/NAME/ of overlays and the state directory .wsync/NAME. Connection settings (URL, org id, token) never come from here: they come from flags, the environment or a trusted file, per environment.
+ */
+environments?: {
+[k: string]: {
+/**
+ * What this environment is, for people.
+ */
+description?: string
+/**
+ * Values of ${var:NAME} in this environment. A string that is exactly one ${var:NAME} takes the value's YAML type (number, boolean, list, map); inside a longer string the value is text. Values are literal (no ${...} in them) and plain: shown in plans and diffs, never secrets (secrets stay ${env:}/${file:}).
+ */
+vars?: {
+
+}
+} | undefined
+}
+/**
  * Where wsync run posts an event when a reconcile fails, a plan is refused, observe mode finds drift, and when it recovers. Flags (--notify-webhook, --notify-slack-url-file) add targets to these. Never put a secret here: Slack URLs and HMAC keys come from a file or an environment variable.
  */
 notifications?: {

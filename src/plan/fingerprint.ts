@@ -128,6 +128,9 @@ function reviewedForm(change: Plan['changes'][number]): string {
  */
 export function diffSavedPlan(saved: Plan, current: Plan): string[] {
   const lines = diffFingerprints(saved.fingerprint, current.fingerprint);
+  if (saved.environment !== current.environment) {
+    lines.push(`the saved plan is for ${saved.environment === undefined ? 'no environment' : `environment ${saved.environment}`}, this apply for ${current.environment === undefined ? 'none' : `environment ${current.environment}`}`);
+  }
   const before = new Map(saved.changes.map((c) => [`${c.kind}/${c.key}`, reviewedForm(c)]));
   const after = new Map(current.changes.map((c) => [`${c.kind}/${c.key}`, reviewedForm(c)]));
   for (const [ref, form] of after) {

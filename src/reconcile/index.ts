@@ -60,6 +60,8 @@ export interface ReconcileInput {
   phases?: PhaseTimes;
   /** The fingerprint of held changes someone approved (`apply --approve`, `wsync ctl approve`): the plan lets exactly those through. */
   approve?: string;
+  /** The environment of wsync.yaml to render (its variables and overlays); the plan names it. */
+  environment?: string;
 }
 
 export type ReconcileStatus =
@@ -111,6 +113,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
     limits: input.limits,
     cache: incremental?.files,
     measure: phases.measure,
+    ...(input.environment === undefined ? {} : { environment: input.environment }),
   });
   // Checked whatever the files gave: a tree removed half-way through its read often reads as errors.
   const superseded = await input.confirmSource?.();
@@ -149,6 +152,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
         measure: phases.measure,
       }),
     );
+    if (desired.environment !== undefined) plan.environment = desired.environment;
     const diagnostics = [...desired.diagnostics, ...plan.diagnostics];
     input.onPlan?.(plan, desired);
 

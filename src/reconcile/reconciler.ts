@@ -33,6 +33,8 @@ export interface ReconcilerOptions {
   log: ReconcilerLog;
   /** Scrubs secrets from a message before it is logged. */
   redact: (text: string) => string;
+  /** The environment of wsync.yaml rendered (--env). */
+  environment?: string;
 }
 
 /** One reconcile of the tree the caller resolved. */
@@ -82,6 +84,7 @@ export class Reconciler {
       const o = this.options;
       const outcome = await reconcile({
         dir: request.dir,
+        ...(o.environment === undefined ? {} : { environment: o.environment }),
         secretsDir: o.secretsDir,
         limits: o.limits,
         env: o.env,

@@ -115,7 +115,8 @@ function summaryTable(plan: Plan): string[] {
 }
 
 export function renderMarkdown(plan: Plan, options?: RenderOptions): string {
-  const out: string[] = ['### wsync plan', '', `**${escapeMarkdown(summarySentence(plan))}**`, ''];
+  const heading = plan.environment === undefined ? '### wsync plan' : `### wsync plan: environment ${codeSpan(plan.environment)}`;
+  const out: string[] = [heading, '', `**${escapeMarkdown(summarySentence(plan))}**`, ''];
   const table = summaryTable(plan);
   if (table.length > 0) out.push(...table, '');
 

@@ -111,6 +111,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   const paint = painter(options.color);
   const verbose = options.verbose ?? false;
   const out: string[] = [];
+  if (plan.environment !== undefined) out.push(paint('bold', `Environment: ${safeText(plan.environment)}`), '');
 
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   const warnings = plan.diagnostics.filter((d) => d.severity === 'warning');

@@ -6,6 +6,7 @@ import type { WorkspaceConfig } from '../generated/spec-types.js';
 import { decodeUtf8, invalidUtf8Message } from './read/utf8.js';
 import { validatorFor } from './validate/validator.js';
 import { yamlLibrary } from './parse/yaml-lib.js';
+import { environmentsProblems } from './environments/declared.js';
 
 export const CONFIG_FILE = 'wsync.yaml';
 
@@ -86,6 +87,11 @@ export function readWorkspaceConfig(dir: string): WorkspaceConfigResult {
           : `${field || 'wsync.yaml'}: ${e.keyword === 'not' ? NOT_MESSAGE : (e.message ?? 'invalid')}`;
       return problem(node ?? (path[0] ? nodeOf(path[0]) : doc.contents), what, field || undefined);
     });
+    return { config: {}, diagnostics, positions: {} };
+  }
+  const environmentProblems = environmentsProblems(value as WorkspaceConfig);
+  if (environmentProblems.length > 0) {
+    const diagnostics = environmentProblems.map((p) => problem(doc.getIn(p.path, true) as Node | undefined, p.message, p.path.join('.')));
     return { config: {}, diagnostics, positions: {} };
   }
   const config = { ...(value as WorkspaceConfig) };

@@ -1,6 +1,8 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { CONFIG_FILE } from './config.js';
+import { CONFIG_FILE, readWorkspaceConfig } from './config.js';
+import { Overlays } from './environments/overlays.js';
+import { renderingOf, type EnvironmentRendering } from './environments/render.js';
 import { sortDiagnostics } from '../core/diagnostics.js';
 import type { Desired, DesiredResource, Diagnostic, KindName, SkippedDocument, SourceLocation } from '../core/types.js';
 import { loadDocumentFiles, namesDocumentFiles, textDocumentFiles, treeDocumentFiles, type DocumentFileSource } from './document-files.js';
@@ -10,7 +12,7 @@ import type { Measure } from '../core/phase-times.js';
 import type { FileCache } from './read/file-cache.js';
 import { DEFAULT_TREE_LIMITS, type TreeLimits } from './limits.js';
 import { documentCount } from './parse/prescan.js';
-import { processFile, processText, type FileResult } from './process-file.js';
+import { processFile, processText, type DocumentHook, type FileResult } from './process-file.js';
 
 export { checkReferences } from './references/references.js';
 
@@ -30,6 +32,11 @@ export interface ReadOptions {
   cache?: FileCache;
   /** Times reading, parsing and validating. */
   measure?: Measure;
+  /**
+   * The environment of wsync.yaml to render: its variables, its overlays (environments/NAME/), not
+   * another's. Required on a tree that declares environments; an error on one that does not.
+   */
+  environment?: string;
 }
 
 /** Every object each Desired declares, valid or not (Desired holds only the valid ones). */
@@ -107,9 +114,12 @@ function assemble(results: readonly FileResult[], secretValues: Iterable<string>
   return desired;
 }
 
-function sourcesFor(options: ReadOptions): SecretSources {
+function sourcesFor(options: ReadOptions, rendering?: EnvironmentRendering): SecretSources {
   const env = options.env ?? process.env;
-  return createSecretSources(env, options.secretsDir || env.WSYNC_SECRETS_DIR || undefined, { asWritten: options.secretsAsWritten === true });
+  return createSecretSources(env, options.secretsDir || env.WSYNC_SECRETS_DIR || undefined, {
+    asWritten: options.secretsAsWritten === true,
+    ...(rendering ? { variables: rendering.variables } : {}),
+  });
 }
 
 function dirProblem(dir: string, message: string): Desired {
@@ -136,9 +146,9 @@ async function readFiles(
   files: readonly { file: ListedFile; sources: SecretSources }[],
   documents: DocumentFileSource,
   given: Partial<TreeLimits> = {},
-  options: Pick<ReadOptions, 'cache' | 'measure'> = {},
+  options: Pick<ReadOptions, 'cache' | 'measure'> & { hook?: DocumentHook } = {},
 ): Promise<FileResult[]> {
-  const { cache, measure = untimed } = options;
+  const { cache, measure = untimed, hook } = options;
   const limits = { ...DEFAULT_TREE_LIMITS, ...given };
   const results: FileResult[] = [];
   let bytesLeft = limits.maxBytes;
@@ -168,8 +178,8 @@ async function readFiles(
       }
       processed =
         cache && 'text' in content
-          ? cache.resultFor(file.path, content.text, () => processFile(file, content, sources, measure), stamp)
-          : processFile(file, content, sources, measure);
+          ? cache.resultFor(file.path, content.text, () => processFile(file, content, sources, measure, hook), stamp)
+          : processFile(file, content, sources, measure, hook);
     }
     // The cache holds what the YAML text yields; the document files it names (a dashboard's JSON)
     // are read at every pass, into a copy, so an edit of the JSON alone is seen.
@@ -207,21 +217,51 @@ export async function readDesired(dir: string, options: ReadOptions = {}): Promi
     const code = (err as { code?: string }).code;
     return dirProblem(dir, code === 'ENOENT' ? 'no such directory' : `cannot be read${code ? ` (${code})` : ''}`);
   }
-  const sources = sourcesFor(options);
   const measure = options.measure ?? untimed;
   const listing = measure('read', () => listYamlFiles(dir));
-  options.cache?.beginPass();
-  const results = [
-    ...listing.problems.map(listingProblem),
-    ...(await readFiles(
-      listing.files.map((file) => ({ file, sources })),
-      treeDocumentFiles(dir),
-      options.limits,
-      options,
-    )),
-  ];
+  // wsync.yaml's own problems are the commands' to report (they read it first); here it only says
+  // which environments there are.
+  const rendering = renderingOf(listing.files, readWorkspaceConfig(dir).config, options.environment);
+  const environment = rendering.environment?.name;
+  if (rendering.problems.some((d) => d.severity === 'error')) return labelled({ ...dirProblem(dir, ''), diagnostics: rendering.problems }, environment);
+  const sources = sourcesFor(options, rendering);
+  const documents = treeDocumentFiles(dir);
+  const overlayResults: FileResult[] = [];
+  const overlays = environment === undefined ? undefined : readOverlays(environment, rendering.overlays, sources, overlayResults);
+  options.cache?.beginPass(overlays?.fingerprint);
+  const base = await readFiles(
+    rendering.base.map((file) => ({ file, sources })),
+    documents,
+    options.limits,
+    overlays && overlays.size > 0 ? { ...options, hook: overlays.apply } : options,
+  );
   options.cache?.endPass();
-  return assemble(results, sources.secretValues);
+  for (const result of overlays?.results(base) ?? []) {
+    loadDocumentFiles(result, result.documents[0]?.start.file ?? '', documents, Number.POSITIVE_INFINITY);
+    overlayResults.push(result);
+  }
+  const warnings: FileResult = { diagnostics: rendering.problems, documents: [], notAFile: true };
+  const results = [...listing.problems.map(listingProblem), warnings, ...base, ...overlayResults];
+  return labelled(assemble(results, sources.secretValues), environment);
+}
+
+/** The overlay files of `environment`, read and parsed; those that cannot be read add their problem to `problems`. */
+function readOverlays(environment: string, files: readonly ListedFile[], sources: SecretSources, problems: FileResult[]): Overlays {
+  const texts: { path: string; text: string }[] = [];
+  for (const file of files) {
+    const content = readText(file);
+    if ('text' in content) texts.push({ path: file.path, text: content.text });
+    else problems.push(processFile(file, content, sources));
+  }
+  return new Overlays(environment, texts, sources);
+}
+
+/** Names the environment in the Desired and in each of its diagnostics. */
+function labelled(desired: Desired, environment: string | undefined): Desired {
+  if (environment === undefined) return desired;
+  desired.environment = environment;
+  for (const d of desired.diagnostics) d.environment = environment;
+  return desired;
 }
 
 const untimed: Measure = (_phase, work) => work();

@@ -2,7 +2,7 @@ import { asJsonObject, isJsonObject } from '../core/json.js';
 import type { Measure } from '../core/phase-times.js';
 import type { DesiredResource, Diagnostic, KindName } from '../core/types.js';
 import { isKindName, KINDS } from '../kinds/index.js';
-import { parseFile, type ParsedDocument } from './parse/document.js';
+import { parseFile, type ParsedDocument, type ParsedFile } from './parse/document.js';
 import type { FileText, ListedFile } from './read/files.js';
 import type { SecretSources } from './interpolate/interpolate.js';
 import { labelDiagnostics, toResource, type DocumentOutcome } from './validate/resource.js';
@@ -61,17 +61,59 @@ function declarationOf(doc: ParsedDocument, outcome: DocumentOutcome): Declarati
   return { kind, key: module.keyOf(metadata.name, spec), writtenName: metadata.name, shownName, shownKey: module.keyOf(shownName, spec) };
 }
 
+/** What a parsed document becomes before it is checked: an environment's overlay merged over it. */
+export type DocumentHook = (doc: ParsedDocument) => ParsedDocument;
+
+const untimed: Measure = (_phase, work) => work();
+
 /** Parses, interpolates and schema-checks one file's text. Never throws. */
-export function processText(path: string, text: string, sources: SecretSources, measure: Measure = (_phase, work) => work()): FileResult {
-  const result: FileResult = { diagnostics: [], documents: [] };
+export function processText(path: string, text: string, sources: SecretSources, measure: Measure = untimed, hook?: DocumentHook): FileResult {
   try {
     const parsed = measure('parse', () => parseFile(text, path, sources));
+    return processParsed(path, text, parsed, measure, hook);
+  } catch (err) {
+    return cannotBeParsed(path, err);
+  }
+}
+
+/** A problem of a field whose value came from `${var:}` names the placeholder it came from. */
+function noteVariables(doc: ParsedDocument, before: number): void {
+  const variables = doc.variables;
+  if (!variables) return;
+  for (const d of doc.diagnostics.slice(before)) {
+    const written = d.field === undefined ? undefined : variables.get(d.field);
+    if (written !== undefined && d.code !== 'interpolation') d.message += ` (the value of ${JSON.stringify(written)})`;
+  }
+}
+
+/** A merged document's problems name the overlay and the base. */
+function noteOverlay(doc: ParsedDocument, before: number): void {
+  const overlay = doc.overlaidBy;
+  if (!overlay) return;
+  const note = ` (overlay ${overlay.file}:${overlay.line} over the base at ${doc.start.file}:${doc.start.line})`;
+  for (const d of doc.diagnostics.slice(before)) d.message += note;
+}
+
+function cannotBeParsed(path: string, err: unknown): FileResult {
+  // Not expected for any input; reported rather than thrown so one file cannot hide the others.
+  const reason = err instanceof Error ? (err.message.split('\n', 1)[0] ?? '') : '';
+  return { diagnostics: [{ severity: 'error', code: 'yaml-syntax', file: path, line: 1, column: 1, message: `cannot be parsed: ${reason}` }], documents: [] };
+}
+
+/** Schema-checks the documents of one parsed file (`hook` applied to each first). Never throws. */
+export function processParsed(path: string, text: string, parsed: ParsedFile, measure: Measure = untimed, hook?: DocumentHook): FileResult {
+  const result: FileResult = { diagnostics: [], documents: [] };
+  try {
     result.diagnostics.push(...parsed.diagnostics);
     const aliasBytes = parsed.documents.reduce((sum, doc) => sum + doc.aliasBytes, 0);
     if (aliasBytes > 0) result.aliasBytes = aliasBytes;
-    for (const doc of parsed.documents) {
+    for (const written of parsed.documents) {
+      const doc = hook ? hook(written) : written;
+      const before = doc.diagnostics.length;
       const outcome = measure('validate', () => toResource(doc));
       labelDiagnostics(doc);
+      noteVariables(doc, before);
+      noteOverlay(doc, doc.overlaidBy ? 0 : before);
       result.diagnostics.push(...doc.diagnostics);
       const entry: DocumentResult = { skipped: outcome.type === 'skipped', start: doc.start };
       if (outcome.type === 'resource') entry.resource = outcome.resource;
@@ -85,19 +127,17 @@ export function processText(path: string, text: string, sources: SecretSources, 
     }
     explainDiagnostics(text, path, result.diagnostics);
   } catch (err) {
-    // Not expected for any input; reported rather than thrown so one file cannot hide the others.
-    const reason = err instanceof Error ? (err.message.split('\n', 1)[0] ?? '') : '';
-    result.diagnostics.push({ severity: 'error', code: 'yaml-syntax', file: path, line: 1, column: 1, message: `cannot be parsed: ${reason}` });
+    return cannotBeParsed(path, err);
   }
   return result;
 }
 
 /** One file read with readText: its documents, or the reason it could not be read. */
-export function processFile(file: ListedFile, content: FileText, sources: SecretSources, measure?: Measure): FileResult {
+export function processFile(file: ListedFile, content: FileText, sources: SecretSources, measure?: Measure, hook?: DocumentHook): FileResult {
   if ('error' in content) {
     const at = { line: content.line ?? 1, column: content.column ?? 1 };
     return { diagnostics: [{ severity: 'error', code: 'file', file: file.path, ...at, message: content.error }], documents: [] };
   }
   if (!('text' in content)) return { diagnostics: [], documents: [] };
-  return processText(file.path, content.text, sources, measure);
+  return processText(file.path, content.text, sources, measure, hook);
 }

@@ -1,6 +1,7 @@
 import { isJsonObject, setOwn } from '../../core/json.js';
 import type { JsonValue } from '../../core/types.js';
-import { pointerSegment } from '../parse/field-path.js';
+import { dottedPath, pointerSegment } from '../parse/field-path.js';
+import { exactVariable, resolveVariable } from '../environments/variables.js';
 import { interpolate, type SecretSources } from './interpolate.js';
 
 /**
@@ -25,6 +26,8 @@ export interface DocumentSecrets {
   /** Pointer -> the string as written, for interpolated strings (to name a thing without its secret). */
   written: Map<string, string>;
   problems: InterpolationProblem[];
+  /** Dotted field -> the string as written, for strings holding `${var:}` (a schema error there names it). */
+  variables: Map<string, string>;
 }
 
 /**
@@ -32,10 +35,19 @@ export interface DocumentSecrets {
  * a tree (no part reachable twice), as both readers build it.
  */
 export function interpolateDocument(value: JsonValue, sources: SecretSources): DocumentSecrets {
-  const out: DocumentSecrets = { interpolated: [], written: new Map(), problems: [] };
+  const out: DocumentSecrets = { interpolated: [], written: new Map(), problems: [], variables: new Map() };
   const segments: (string | number)[] = [];
   const pointer = (): string => segments.map((s) => `/${typeof s === 'number' ? s : pointerSegment(s)}`).join('');
-  const resolve = (text: string): string => {
+  const resolve = (text: string): JsonValue => {
+    // Exactly one `${var:NAME}`: the value itself, typed as wsync.yaml writes it.
+    if (text.includes('${var:')) out.variables.set(dottedPath(segments), text);
+    const variable = exactVariable(text);
+    if (variable !== undefined) {
+      const found = resolveVariable(variable, sources.variables);
+      if ('value' in found) return found.value;
+      out.problems.push({ pointer: pointer(), segments: [...segments], message: found.error });
+      return text;
+    }
     const result = interpolate(text, sources);
     if (result.errors.length > 0) {
       const at = pointer();

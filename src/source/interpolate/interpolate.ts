@@ -2,6 +2,7 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve, sep } from 'node:path';
 import { registeredOwnCredentials, type OwnCredential } from '../../core/own-credentials.js';
 import { MAX_SECRET_FILE_BYTES } from '../limits.js';
+import { variableText, type VariableSource } from '../environments/variables.js';
 
 /** Where `${env:}` and `${file:}` read from, and what they have read so far (one per readDesired call). */
 export interface SecretSources {
@@ -21,14 +22,18 @@ export interface SecretSources {
    * (a pull request from a fork). The schemas accept `${env:}`/`${file:}` as written, as editors do.
    */
   asWritten?: boolean;
+  /** The rendered environment's `${var:}` values (plain, never secrets): resolved even as written. */
+  variables?: VariableSource;
 }
 
 export function createSecretSources(
   env: Record<string, string | undefined>,
   secretsDir: string | undefined,
-  options: { asWritten?: boolean } = {},
+  options: { asWritten?: boolean; variables?: VariableSource } = {},
 ): SecretSources {
-  return { env, secretsDir, secretValues: new Set(), fileCache: new Map(), asWritten: options.asWritten === true };
+  const sources: SecretSources = { env, secretsDir, secretValues: new Set(), fileCache: new Map(), asWritten: options.asWritten === true };
+  if (options.variables) sources.variables = options.variables;
+  return sources;
 }
 
 export interface Interpolated {
@@ -61,7 +66,7 @@ const OWN_CREDENTIAL_FILES: Record<string, string> = {
 };
 /** A credential this long is refused inside a longer value too (`Bearer <token>`); a shorter one only whole. */
 const MIN_CONTAINED_CREDENTIAL = 8;
-const HINT = 'use ${env:NAME} or ${file:PATH}; write $${ for a literal ${';
+const HINT = 'use ${env:NAME}, ${file:PATH} or ${var:NAME}; write $${ for a literal ${';
 /** What an empty variable usually is: a CI secret that was never defined is passed on as "". */
 export const EMPTY_SECRET = 'a CI secret that is not defined (e.g. GitHub\'s ${{ secrets.NAME }}) reads as empty';
 
@@ -96,10 +101,13 @@ export function interpolate(text: string, sources: SecretSources): Interpolated 
       break;
     }
     const expression = text.slice(dollar + 2, close);
-    const resolved = resolveExpression(expression, sources);
+    const resolved = expression.startsWith('var:') ? variableText(expression.slice(4), sources.variables) : resolveExpression(expression, sources);
     if ('error' in resolved) {
       errors.push(resolved.error);
       out += text.slice(dollar, close + 1);
+    } else if (expression.startsWith('var:')) {
+      // A variable is plain: shown in plans, never scrubbed from output.
+      out += resolved.value;
     } else {
       out += resolved.value;
       secret = true;

@@ -33,6 +33,10 @@ export interface ParsedDocument {
   peek?: { kind?: string; name?: string };
   /** Bytes its aliases expand to (limits.ts, MAX_ALIAS_EXPANSION_BYTES). */
   aliasBytes: number;
+  /** Dotted field -> the string as written, for strings that held `${var:}`. */
+  variables?: ReadonlyMap<string, string>;
+  /** Where the environment's overlay merged over this document starts, when one was. */
+  overlaidBy?: SourceLocation;
 }
 
 export interface ParsedFile {
@@ -58,6 +62,7 @@ function fromYaml(doc: YamlDocument, sources: SecretSources): ParsedDocument {
   const secrets = interpolateDocument(doc.value, sources);
   parsed.interpolated = secrets.interpolated;
   parsed.written = secrets.written;
+  if (secrets.variables.size > 0) parsed.variables = secrets.variables;
   for (const problem of secrets.problems) {
     const d: Diagnostic = {
       severity: 'error',
@@ -89,6 +94,7 @@ export function parseFile(text: string, file: string, sources: SecretSources): P
       locations: doc.locations,
       interpolated: doc.interpolated,
       written: doc.written,
+      ...(doc.variables ? { variables: doc.variables } : {}),
       reported: NOTHING_REPORTED,
       diagnostics: [],
       aliasBytes: doc.aliasBytes,

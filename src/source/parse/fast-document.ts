@@ -122,6 +122,8 @@ export interface FastDocument {
   start: SourceLocation;
   interpolated: string[];
   written: ReadonlyMap<string, string>;
+  /** Dotted field -> the string as written, for strings that held `${var:}`. */
+  variables?: ReadonlyMap<string, string>;
   /** The document's location map, computed on first use (see lazy-locations.ts). */
   locations: Record<string, SourceLocation>;
   /** Bytes its aliases expand to (limits.ts, MAX_ALIAS_EXPANSION_BYTES). */
@@ -174,14 +176,16 @@ export function readFastOrDecline(text: string, file: string, sources: SecretSou
       }
       let interpolated: string[] = [];
       let written: ReadonlyMap<string, string> = NO_STRINGS;
+      let variables: ReadonlyMap<string, string> | undefined;
       if (placeholders && declaresWsyncApiVersion(value)) {
         const secrets = interpolateDocument(value, sources);
         if (secrets.problems.length > 0) return { declined: 'a placeholder that cannot be resolved' };
         ({ interpolated, written } = secrets);
+        if (secrets.variables.size > 0) variables = secrets.variables;
       }
       const start = { file, line: at.line + 1, column: at.column + 1 };
       const aliasBytes = guard.aliasBytes[i] ?? 0;
-      out.push({ value, start, interpolated, written, locations: locationsOnDemand(lazy, at.offset, start), aliasBytes });
+      out.push({ value, start, interpolated, written, ...(variables ? { variables } : {}), locations: locationsOnDemand(lazy, at.offset, start), aliasBytes });
     }
   } catch (err) {
     if (err instanceof Declined) return { declined: err.message };

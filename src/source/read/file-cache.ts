@@ -40,13 +40,19 @@ export class FileCache {
   unread = 0;
   private seen = new Set<string>();
   private readonly now: () => number;
+  private context: string | undefined;
 
   constructor(options: FileCacheOptions = {}) {
     this.now = options.now ?? Date.now;
   }
 
-  /** A new read of the tree starts. */
-  beginPass(): void {
+  /**
+   * A new read of the tree starts. `context` names what else the results depend on (an
+   * environment's overlays): when it is not the last pass's, nothing kept is used.
+   */
+  beginPass(context?: string): void {
+    if (context !== this.context) this.entries.clear();
+    this.context = context;
     this.hits = 0;
     this.misses = 0;
     this.unread = 0;

@@ -28,6 +28,7 @@ import { treeLimitsOf } from '../../limits.js';
 import { PolicyFlagError, policyFromFlags } from '../../policy.js';
 import { selectionFromFlags, selectionNote } from '../../selection.js';
 import { resolveRevisionMarks } from '../../revision-marks.js';
+import { environmentStateDir } from '../../environment.js';
 import { resolveSettings } from '../../settings.js';
 import type { ApplyFlags } from './command.js';
 
@@ -119,7 +120,7 @@ export async function runApply(dirArg: string, flags: ApplyFlags, io: CommandIo)
     const selection = selectionFromFlags(flags);
     if (selection) io.stderr.write(`apply: ${selectionNote(selection)}\n`);
     const saved = flags.plan ? await readSavedPlan(flags.plan, io.cwd) : undefined;
-    const { connection, stateDir: configuredStateDir, secretsDir, env } = resolveSettings(dir, flags, io.env);
+    const { connection, stateDir: configuredStateDir, secretsDir, env, environment } = resolveSettings(dir, flags, io.env);
     const limits = treeLimitsOf(flags, io.env);
     // The process's own environment: wsync.yaml never says where a GitHub token goes.
     const marks = resolveRevisionMarks(flags, io.env, connection.insecure === true);
@@ -128,9 +129,10 @@ export async function runApply(dirArg: string, flags: ApplyFlags, io: CommandIo)
     const client = createApiClient(connection);
     let outcome: ReconcileOutcome;
     try {
-      const stateDir = resolve(io.cwd, configuredStateDir ?? join(dir, '.wsync'));
+      const stateDir = resolve(io.cwd, configuredStateDir ?? environmentStateDir(join(dir, '.wsync'), environment));
       outcome = await reconcile({
         dir,
+        ...(environment === undefined ? {} : { environment }),
         secretsDir: secretsDir === undefined ? undefined : resolve(io.cwd, secretsDir),
         limits,
         env,

@@ -1,3 +1,4 @@
+import { addEnvironmentOption } from '../../environment.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { parseHeldFingerprint } from '../../../core/held-fingerprint.js';
 import { addConnectionOptions, addTrustConfigOption } from '../../connection.js';
@@ -49,6 +50,7 @@ export function register(program: Command, context: CommandContext): void {
     .option('--verbose', 'list unchanged objects in the plan too', false);
   addConnectionOptions(cmd);
   addTrustConfigOption(cmd);
+  addEnvironmentOption(cmd);
   addPolicyOptions(cmd);
   addSelectionOptions(cmd);
   addLimitOptions(cmd);

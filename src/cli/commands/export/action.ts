@@ -11,6 +11,7 @@ import type { ExportResult } from '../../../export/workspace.js';
 import { KIND_NAMES, KINDS, parseKindName } from '../../../kinds/index.js';
 import { displayStateDir } from '../../../state/index.js';
 import type { CommandIo } from '../../io.js';
+import { environmentStateDir } from '../../environment.js';
 import { resolveSettings } from '../../settings.js';
 import type { ExportFlags } from './command.js';
 
@@ -67,7 +68,8 @@ export async function runExport(dirArg: string | undefined, flags: ExportFlags, 
     const settings = resolveSettings(undefined, flags, io.env);
     const adopt = flags.adopt !== false;
     // Where the next `plan OUT` looks by default (or --state-dir / WSYNC_STATE_DIR, which plan reads too).
-    const stateDir = resolve(io.cwd, settings.stateDir ?? join(out, '.wsync'));
+    // With --env, the objects are adopted into that environment's state (OUT/.wsync/NAME), as plan --env reads it.
+    const stateDir = resolve(io.cwd, settings.stateDir ?? environmentStateDir(join(out, '.wsync'), settings.environment));
     const warn = (message: string): void => {
       io.stderr.write(`warning: ${safeMessage(redact(message))}\n`);
     };

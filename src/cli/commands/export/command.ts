@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { addConnectionOptions, type ConnectionFlags } from '../../connection.js';
+import { addEnvironmentOption, type EnvironmentFlags } from '../../environment.js';
 import { addHelpFooter, CONNECTION_VARIABLES } from '../../help.js';
 import { collect } from '../../policy.js';
 import type { CommandContext } from '../index.js';
 
-export interface ExportFlags extends ConnectionFlags {
+export interface ExportFlags extends ConnectionFlags, EnvironmentFlags {
   out?: string;
   kind?: string[];
   force?: boolean;
@@ -26,8 +27,9 @@ export function register(program: Command, context: CommandContext): void {
     .option('--state-dir <dir>', 'the inventory the exported objects are recorded in (default: OUT/.wsync, where plan looks)')
     .option('--schema-base <url|path>', 'where the files\' $schema lines point (default: the schemas, written to OUT/.schemas)');
   addConnectionOptions(cmd);
+  addEnvironmentOption(cmd, 'the environment of the tree this workspace is (env WSYNC_ENV): the exported objects are adopted into OUT/.wsync/NAME, where plan --env NAME looks');
   addHelpFooter(cmd, {
-    variables: CONNECTION_VARIABLES.filter((name) => name !== 'WSYNC_TRUST_CONFIG'),
+    variables: [...CONNECTION_VARIABLES.filter((name) => name !== 'WSYNC_TRUST_CONFIG'), 'WSYNC_ENV'],
     examples: [
       ['wsync export --out workspace', 'start a tree from the workspace as it is'],
       ['wsync export --kind Dashboard --force workspace', 'bring dashboards edited in the UI back into the tree'],

@@ -14,6 +14,7 @@ import type { CommandIo } from '../../io.js';
 import { treeLimitsOf } from '../../limits.js';
 import { PolicyFlagError, policyFromFlags } from '../../policy.js';
 import { selectionFromFlags, selectionNote } from '../../selection.js';
+import { environmentStateDir } from '../../environment.js';
 import { resolveSettings } from '../../settings.js';
 import { readBase } from './base.js';
 import type { PlanFlags } from './command.js';
@@ -26,9 +27,9 @@ export async function runPlan(dirArg: string, flags: PlanFlags, io: CommandIo): 
     const policy = policyFromFlags(flags);
     const selection = selectionFromFlags(flags);
     if (selection) io.stderr.write(`plan: ${selectionNote(selection)}\n`);
-    const { connection, stateDir, secretsDir, env } = resolveSettings(dir, flags, io.env);
+    const { connection, stateDir, secretsDir, env, environment } = resolveSettings(dir, flags, io.env);
     const limits = treeLimitsOf(flags, io.env);
-    const base = await readBase(dir, flags, limits, io);
+    const base = await readBase(dir, flags, limits, io, environment);
     const client = createApiClient(connection);
     const phases = new PhaseTimes();
     try {
@@ -39,7 +40,8 @@ export async function runPlan(dirArg: string, flags: PlanFlags, io: CommandIo): 
         limits,
         env,
         client,
-        stateDir: resolve(io.cwd, stateDir ?? join(dir, '.wsync')),
+        stateDir: resolve(io.cwd, stateDir ?? environmentStateDir(join(dir, '.wsync'), environment)),
+        ...(environment === undefined ? {} : { environment }),
         policy,
         mode: 'plan',
         tokenOutputDir: flags.tokenOutputDir === undefined ? undefined : resolve(io.cwd, flags.tokenOutputDir),

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { formatDiagnostic } from '../../../core/diagnostics.js';
 import type { Desired } from '../../../core/types.js';
 import { BaseTreeError, readBaseDir, readGitBase } from '../../../source/read/base-tree.js';
+import type { ReadOptions } from '../../../source/index.js';
 import type { TreeLimits } from '../../../source/limits.js';
 import type { CommandIo } from '../../io.js';
 import type { PlanFlags } from './command.js';
@@ -13,12 +14,17 @@ export async function readBase(
   flags: Pick<PlanFlags, 'base' | 'baseDir'>,
   limits: Partial<TreeLimits>,
   io: Pick<CommandIo, 'stderr' | 'cwd'>,
+  environment?: string,
 ): Promise<{ label: string; desired: Desired } | undefined> {
   if (flags.base !== undefined && flags.baseDir !== undefined) throw new BaseTreeError('use either --base or --base-dir, not both');
-  let base: { label: string; desired: Desired };
-  if (flags.base !== undefined) base = { label: `the base (${flags.base})`, desired: await readGitBase(dir, flags.base, { limits }) };
-  else if (flags.baseDir !== undefined) base = { label: `the base (${flags.baseDir})`, desired: await readBaseDir(resolve(io.cwd, flags.baseDir), { limits }) };
-  else return undefined;
+  const read = async (options: ReadOptions): Promise<Desired> =>
+    flags.base !== undefined ? readGitBase(dir, flags.base, options) : readBaseDir(resolve(io.cwd, flags.baseDir ?? ''), options);
+  if (flags.base === undefined && flags.baseDir === undefined) return undefined;
+  const label = `the base (${flags.base ?? flags.baseDir ?? ''})`;
+  let desired = await read(environment === undefined ? { limits } : { limits, environment });
+  // A base from before the environments (the change that brings them in) is read as it was written.
+  if (environment !== undefined && desired.diagnostics.some((d) => d.code === 'environment' && d.severity === 'error')) desired = await read({ limits });
+  const base = { label, desired };
   const unreadable = base.desired.diagnostics.find((d) => d.code === 'dir');
   if (unreadable) throw new BaseTreeError(`--base-dir: ${unreadable.message}`);
   const errors = base.desired.diagnostics.filter((d) => d.severity === 'error');

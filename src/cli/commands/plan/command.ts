@@ -1,3 +1,4 @@
+import { addEnvironmentOption } from '../../environment.js';
 import { Option, type Command } from 'commander';
 import { addConnectionOptions, addTrustConfigOption } from '../../connection.js';
 import { addHelpFooter, CONNECTION_VARIABLES, TREE_VARIABLES } from '../../help.js';
@@ -37,6 +38,7 @@ export function register(program: Command, context: CommandContext): void {
     .option('--base-dir <dir>', 'like --base, with the base as a directory of files');
   addConnectionOptions(cmd);
   addTrustConfigOption(cmd);
+  addEnvironmentOption(cmd);
   addPolicyOptions(cmd);
   addSelectionOptions(cmd);
   addLimitOptions(cmd);

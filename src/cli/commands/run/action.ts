@@ -85,6 +85,7 @@ export async function runDaemon(dirArg: string, flags: RunFlags, io: CommandIo):
     level: settings.logLevel as Parameters<typeof createLogger>[0]['level'],
     pretty: settings.pretty ?? io.stdout.isTTY === true,
     destination: io.stdout,
+    ...(settings.environment === undefined ? {} : { bindings: { env: settings.environment } }),
   });
   // A rejected promise somewhere in a library must not end the loop; it is logged instead (a
   // process-wide hook: only when the daemon is the whole process).
@@ -113,6 +114,7 @@ export async function runDaemon(dirArg: string, flags: RunFlags, io: CommandIo):
     suspended: settings.suspended,
     version: packageVersion(),
     revisionMarks: settings.revisionMarks,
+    ...(settings.environment === undefined ? {} : { environment: settings.environment }),
   }).catch((err: unknown) => {
     log.fatal({ err: err instanceof Error ? err.message : String(err) }, 'could not start');
     return null;

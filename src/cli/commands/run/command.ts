@@ -1,3 +1,4 @@
+import { addEnvironmentOption } from '../../environment.js';
 import { Option, type Command } from 'commander';
 import { addConnectionOptions, addTrustConfigOption } from '../../connection.js';
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
@@ -42,6 +43,7 @@ export function register(program: Command, context: CommandContext): void {
     .option('--status-auth', 'the status page and /status require the control token too; /healthz, /readyz and /metrics stay open (env WSYNC_STATUS_AUTH=1)');
   addConnectionOptions(cmd);
   addTrustConfigOption(cmd);
+  addEnvironmentOption(cmd);
   addPolicyOptions(cmd);
   addLimitOptions(cmd);
   addRevisionMarkOptions(cmd, { revision: false });

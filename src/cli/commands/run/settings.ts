@@ -9,6 +9,7 @@ import { isLogLevel } from '../../../daemon/logger.js';
 import { defaultStateDir } from '../../../daemon/snapshot.js';
 import { treeLimitsOf } from '../../limits.js';
 import { resolveRevisionMarks } from '../../revision-marks.js';
+import { environmentStateDir } from '../../environment.js';
 import { resolveSettings } from '../../settings.js';
 import type { RunFlags } from './command.js';
 import { controlToken, notificationTargets, startSuspended, statusAuth } from './notifications.js';
@@ -37,6 +38,7 @@ export type Settings = Pick<
   | 'statusAuth'
   | 'suspended'
   | 'revisionMarks'
+  | 'environment'
 > & { logLevel: string; pretty?: boolean };
 
 function positiveInt(text: string, flag: string, min: number): number {
@@ -71,7 +73,7 @@ export async function settingsFrom(dirArg: string, flags: RunFlags, env: Readonl
   const secretsDir = configured.secretsDir;
   const settings: Settings = {
     dir,
-    stateDir: stateDirFlag ? resolve(cwd, stateDirFlag) : await defaultStateDir(dir),
+    stateDir: stateDirFlag ? resolve(cwd, stateDirFlag) : environmentStateDir(await defaultStateDir(dir), configured.environment),
     listen,
     resync,
     debounceMs: flags.debounce === undefined ? DEFAULT_DEBOUNCE_MS : positiveInt(flags.debounce, '--debounce', 0),
@@ -89,6 +91,7 @@ export async function settingsFrom(dirArg: string, flags: RunFlags, env: Readonl
   if (token) settings.controlToken = token;
   if (statusAuth(flags, configured.env, token)) settings.statusAuth = true;
   if (secretsDir) settings.secretsDir = resolve(cwd, secretsDir);
+  if (configured.environment !== undefined) settings.environment = configured.environment;
   if (flags.tokenOutputDir) settings.tokenOutputDir = resolve(cwd, flags.tokenOutputDir);
   if (flags.concurrency !== undefined) settings.concurrency = positiveInt(flags.concurrency, '--concurrency', 1);
   if (format !== 'auto') settings.pretty = format === 'pretty';

@@ -8,9 +8,11 @@ import { isFile, treeOfFile, withDocumentOwners } from '../../../source/read/val
 import type { TreeLimits } from '../../../source/limits.js';
 import { treeLimitsOf } from '../../limits.js';
 import type { CommandIo } from '../../io.js';
-import { layeredEnvironment } from '../../settings.js';
+import { declaredEnvironments, type Environment } from '../../../source/environments/declared.js';
+import { chosenEnvironment, requestedEnvironment } from '../../environment.js';
+import { layeredEnvironment, type LayeredEnvironment } from '../../settings.js';
 import type { ValidateFlags } from './command.js';
-import { renderValidation, type ReportOptions, type ValidateResult } from './report.js';
+import { renderEnvironmentsValidation, renderValidation, type EnvironmentCheck, type ReportOptions, type ValidateResult } from './report.js';
 
 export interface ValidateOptions extends ReportOptions {
   secretsDir?: string;
@@ -21,6 +23,8 @@ export interface ValidateOptions extends ReportOptions {
   /** Where relative paths start; defaults to the process's working directory. */
   cwd?: string;
   limits?: Partial<TreeLimits>;
+  /** Check only this environment of a tree with environments (else every one). */
+  environment?: string;
 }
 
 /** Reads the paths (the working directory when none is given), checks them and renders the report. */
@@ -28,6 +32,14 @@ export async function runValidate(paths: readonly string[], options: ValidateOpt
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const given = await withDocumentOwners((paths.length > 0 ? paths : ['.']).map((path) => resolve(cwd, path)));
+  const tree = given.length === 1 && given[0] !== undefined && !(await isFile(given[0])) ? given[0] : undefined;
+  if (tree !== undefined) {
+    const layered = layeredEnvironment(tree, env);
+    const environments = declaredEnvironments(layered.config);
+    if (environments.length > 0) return validateEnvironments(tree, environments, layered, options);
+  }
+  const requested = options.environment;
+  if (requested !== undefined) throw new ConfigError(`--env ${requested}: environments are checked per directory; name one directory whose wsync.yaml declares them`);
   const root = await rootOfPaths(given, cwd);
   const configProblems: Diagnostic[] = [];
   const sources = given.map((path): SourcePath => {
@@ -48,6 +60,30 @@ export async function runValidate(paths: readonly string[], options: ValidateOpt
   });
   desired.diagnostics.push(...configProblems);
   return renderValidation(desired, { ...options, alsoDeclared: await treeDeclarations(given, cwd, env, options.limits) });
+}
+
+/** `wsync validate DIR` of a tree with environments: each of them (or the one --env names) rendered and checked. */
+async function validateEnvironments(
+  dir: string,
+  declared: readonly Environment[],
+  layered: LayeredEnvironment,
+  options: ValidateOptions,
+): Promise<ValidateResult> {
+  const requested = options.environment;
+  const chosen = requested === undefined ? declared : declared.filter((e) => e.name === chosenEnvironment(layered.config, requested));
+  const secretsDir = options.secretsDir ?? layered.env.WSYNC_SECRETS_DIR;
+  const checks: EnvironmentCheck[] = [];
+  for (const environment of chosen) {
+    const desired = await readDesired(dir, {
+      env: options.env ?? process.env,
+      environment: environment.name,
+      secretsAsWritten: options.secretsAsWritten === true,
+      ...(secretsDir === undefined ? {} : { secretsDir }),
+      ...(options.limits ? { limits: options.limits } : {}),
+    });
+    checks.push({ environment: environment.name, desired });
+  }
+  return renderEnvironmentsValidation(checks, options);
 }
 
 /**
@@ -74,7 +110,8 @@ async function treeDeclarations(
 /** The command: prints the report; returns the exit code (0 valid, 1 not). */
 export async function validateCommand(paths: readonly string[], flags: ValidateFlags, io: CommandIo): Promise<number> {
   try {
-    const result = await runValidate(paths, { ...flags, env: io.env, cwd: io.cwd, limits: treeLimitsOf(flags, io.env) });
+    const environment = requestedEnvironment(flags, io.env);
+    const result = await runValidate(paths, { ...flags, env: io.env, cwd: io.cwd, limits: treeLimitsOf(flags, io.env), ...(environment === undefined ? {} : { environment }) });
     io.stdout.write(result.output);
     return result.exitCode;
   } catch (err) {

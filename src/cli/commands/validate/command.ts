@@ -1,9 +1,10 @@
 import { Option, type Command } from 'commander';
+import { addEnvironmentOption, type EnvironmentFlags } from '../../environment.js';
 import { addHelpFooter, TREE_VARIABLES } from '../../help.js';
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
 import type { CommandContext } from '../index.js';
 
-export interface ValidateFlags extends LimitFlags {
+export interface ValidateFlags extends LimitFlags, EnvironmentFlags {
   format: 'text' | 'json';
   secretsDir?: string;
   secretsAsWritten?: boolean;
@@ -21,6 +22,7 @@ export function register(program: Command, context: CommandContext): void {
     .option('--secrets-as-written', 'check ${env:} and ${file:} references as written and read none (a run without the secrets, e.g. a pull request from a fork)')
     .option('-q, --quiet', 'print errors only')
     .option('--strict', 'warnings are errors: a reference to a name the tree does not declare (it must exist live) fails the check');
+  addEnvironmentOption(cmd, 'check only this environment of wsync.yaml (env WSYNC_ENV); without it, a tree with environments is checked in every one');
   addLimitOptions(cmd);
   addHelpFooter(cmd, {
     variables: TREE_VARIABLES,
@@ -29,6 +31,7 @@ export function register(program: Command, context: CommandContext): void {
       ['wsync validate monitors/checkout.yaml dashboards/checkout.yaml', 'check the files a commit changes (a pre-commit hook)'],
       ['wsync validate --secrets-as-written --format json workspace', 'in a pull request from a fork, without the secrets; JSON for a bot'],
       ['wsync validate --strict workspace', 'also fail on warnings (a tree that must declare everything it names)'],
+      ['wsync validate --env prod workspace', 'check only the prod environment of a tree with environments'],
     ],
   });
   cmd.action(async (paths: string[], options: ValidateFlags) => {

@@ -11,6 +11,10 @@ export interface ReportOptions {
   strict?: boolean;
   /** Declared outside what is checked (the rest of a single file's tree): references to them are fine. */
   alsoDeclared?: readonly { kind: KindName; key: string }[];
+  /** The environments checked, with the resources each renders (a tree with environments). */
+  environments?: readonly { name: string; resources: number }[];
+  /** The diagnostics hold the reference checks already. */
+  referencesChecked?: boolean;
 }
 
 export interface ValidateResult {
@@ -29,24 +33,70 @@ function diagnosticJson(d: Diagnostic): Record<string, unknown> {
   if (d.kind !== undefined) out.kind = d.kind;
   if (d.name !== undefined) out.name = d.name;
   if (d.field !== undefined) out.field = d.field;
+  if (d.environment !== undefined) out.environment = d.environment;
   out.message = d.message;
   return out;
 }
 
+/** One environment's check, as validateEnvironments reports it. */
+export interface EnvironmentCheck {
+  environment: string;
+  desired: Desired;
+}
+
+/**
+ * The problems of every environment of a tree, each once: one that every environment has is the
+ * tree's (no environment named), the others name the environment they belong to.
+ */
+export function environmentsDiagnostics(checks: readonly EnvironmentCheck[]): Diagnostic[] {
+  const byText = new Map<string, { d: Diagnostic; environments: Diagnostic[] }>();
+  for (const { environment, desired } of checks) {
+    const found = [...desired.diagnostics, ...checkReferences(desired.resources, declaredObjects(desired))];
+    for (const d of found) {
+      const plain: Diagnostic = { ...d };
+      delete plain.environment;
+      const key = `${d.severity}\u0000${formatDiagnostic(plain)}`;
+      const entry = byText.get(key) ?? { d: plain, environments: [] };
+      entry.environments.push({ ...plain, environment });
+      byText.set(key, entry);
+    }
+  }
+  return [...byText.values()].flatMap((entry) => (entry.environments.length === checks.length ? [entry.d] : entry.environments));
+}
+
+/** What `wsync validate DIR` prints for a tree with environments: each environment checked. */
+export function renderEnvironmentsValidation(checks: readonly EnvironmentCheck[], options: ReportOptions = {}): ValidateResult {
+  // The environment reading the most files (its overlays) reads every base file too.
+  const first = [...checks].sort((a, b) => b.desired.stats.files - a.desired.stats.files)[0]?.desired;
+  const secretValues = [...new Set(checks.flatMap((c) => c.desired.secretValues))];
+  const combined: Desired = {
+    resources: [],
+    diagnostics: environmentsDiagnostics(checks),
+    stats: first?.stats ?? { files: 0, documents: 0, skipped: 0 },
+    skips: first?.skips ?? [],
+    secretValues,
+  };
+  const counts = checks.map((c) => ({ name: c.environment, resources: c.desired.resources.length }));
+  return renderValidation(combined, { ...options, environments: counts, referencesChecked: true });
+}
+
 /** What `wsync validate` prints for a Desired, and its exit code (0 valid, 1 not). */
 export function renderValidation(desired: Desired, options: ReportOptions = {}): ValidateResult {
-  const found = [...desired.diagnostics, ...checkReferences(desired.resources, [...declaredObjects(desired), ...(options.alsoDeclared ?? [])])];
+  const references = options.referencesChecked ? [] : checkReferences(desired.resources, [...declaredObjects(desired), ...(options.alsoDeclared ?? [])]);
+  const found = [...desired.diagnostics, ...references];
   const all = sortDiagnostics(options.strict ? found.map((d): Diagnostic => (d.severity === 'error' ? d : { ...d, severity: 'error' })) : found);
   const errors = all.filter((d) => d.severity === 'error').length;
   const warnings = all.length - errors;
   const shown = options.quiet ? all.filter((d) => d.severity === 'error') : all;
   const resources = desired.stats.documents - desired.stats.skipped;
+  const environments = options.environments;
   const redact = createRedactor(desired.secretValues);
   let output: string;
   if (options.format === 'json') {
     const report = {
       valid: errors === 0,
       resources,
+      ...(environments ? { environments } : {}),
       files: desired.stats.files,
       skipped: desired.stats.skipped,
       skippedDocuments: desired.skips ?? [],
@@ -63,7 +113,10 @@ export function renderValidation(desired: Desired, options: ReportOptions = {}):
         errors === 0
           ? `valid${warnings > 0 ? ` (${plural(warnings, 'warning')})` : ''}`
           : `${plural(errors, 'error')}${warnings > 0 ? `, ${plural(warnings, 'warning')}` : ''}`;
-      lines.push(`${plural(resources, 'resource')} in ${plural(desired.stats.files, 'file')}: ${verdict}`);
+      const what = environments
+        ? `${plural(environments.length, 'environment')} (${environments.map((e) => `${e.name}: ${plural(e.resources, 'resource')}`).join(', ')})`
+        : plural(resources, 'resource');
+      lines.push(`${what} in ${plural(desired.stats.files, 'file')}: ${verdict}`);
     }
     output = lines.map((line) => `${line}\n`).join('');
   }

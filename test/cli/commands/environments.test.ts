@@ -1,0 +1,130 @@
+// One tree, two workspaces: staging and prod as two emulators, environments in wsync.yaml,
+// typed ${var:} values, an overlay and a resource of prod alone.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../support/cli.js';
+import { EXAMPLES_DIR } from '../../support/paths.js';
+import { useTestEmulator } from '../../support/emulator.js';
+import { useScratch } from '../../support/tree.js';
+import { named } from '../../support/workspace.js';
+import { notifierYaml } from '../../support/yaml.js';
+
+const scratch = useScratch('wsync-environments-');
+const staging = useTestEmulator();
+const prod = useTestEmulator();
+
+const CONFIG = `environments:
+  staging:
+    vars: { errorThreshold: 5, interval: 10, team: checkout-staging }
+  prod:
+    description: the one customers see
+    vars: { errorThreshold: 2, interval: 5, team: checkout }
+`;
+
+const MONITOR = `apiVersion: wsync/v1
+kind: Monitor
+metadata:
+  name: errors
+spec:
+  type: Threshold
+  description: "5xx of \${var:team}"
+  aplQuery: "['app'] | where status >= 500 | summarize count() by bin_auto(_time)"
+  operator: Above
+  threshold: \${var:errorThreshold}
+  intervalMinutes: \${var:interval}
+  rangeMinutes: 10
+  notifiers: [email]
+`;
+
+const OVERLAY = `apiVersion: wsync/v1
+kind: Monitor
+metadata:
+  name: errors
+spec:
+  rangeMinutes: 30
+  notifiers: [email, pager]
+`;
+
+function tree(): string {
+  return scratch.tree({
+    'wsync.yaml': CONFIG,
+    'datasets.yaml': 'apiVersion: wsync/v1\nkind: Dataset\nmetadata:\n  name: app\nspec:\n  description: the app\n',
+    'notifiers.yaml': notifierYaml('email'),
+    'monitors.yaml': MONITOR,
+    'environments/prod/monitors.yaml': OVERLAY,
+    'environments/prod/pager.yaml': notifierYaml('pager'),
+  });
+}
+
+describe('one tree, two workspaces', () => {
+  it('applies each environment to its workspace; typed values, overlays and env-only resources land where declared; then no changes', async () => {
+    const dir = tree();
+    const toStaging = await runCli(['apply', dir, '--env', 'staging'], { env: staging.env });
+    expect(toStaging.code, toStaging.stdout + toStaging.stderr).toBe(0);
+    expect(toStaging.stdout).toContain('Environment: staging');
+    const toProd = await runCli(['apply', dir], { env: { ...prod.env, WSYNC_ENV: 'prod' } });
+    expect(toProd.code, toProd.stdout + toProd.stderr).toBe(0);
+    expect(toProd.stdout).toContain('Environment: prod');
+
+    const stagingState = await staging.state();
+    const prodState = await prod.state();
+    expect(named(stagingState, 'monitors', 'errors')).toMatchObject({ threshold: 5, intervalMinutes: 10, rangeMinutes: 10, description: '5xx of checkout-staging' });
+    expect(named(prodState, 'monitors', 'errors')).toMatchObject({ threshold: 2, intervalMinutes: 5, rangeMinutes: 30, description: '5xx of checkout' });
+    expect(typeof named(prodState, 'monitors', 'errors')?.threshold).toBe('number');
+    expect(named(prodState, 'notifiers', 'pager')).toBeDefined();
+    expect(named(stagingState, 'notifiers', 'pager')).toBeUndefined();
+    // Each environment keeps its own state.
+    expect(existsSync(join(dir, '.wsync', 'staging', 'inventory.json'))).toBe(true);
+    expect(existsSync(join(dir, '.wsync', 'prod', 'inventory.json'))).toBe(true);
+
+    for (const [environment, emulator] of [['staging', staging], ['prod', prod]] as const) {
+      const again = await runCli(['plan', dir, '--env', environment, '--detailed-exitcode'], { env: emulator.env });
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+      expect(again.stdout).toContain('No changes.');
+      const markdown = await runCli(['plan', dir, '--env', environment, '--format', 'markdown'], { env: emulator.env });
+      expect(markdown.stdout).toContain(`### wsync plan: environment \`${environment}\``);
+      const json = await runCli(['plan', dir, '--env', environment, '--format', 'json'], { env: emulator.env });
+      expect(JSON.parse(json.stdout)).toMatchObject({ environment });
+    }
+  });
+
+  it('without --env, plan, apply and run name the environments; an unknown one lists them', async () => {
+    const dir = tree();
+    for (const command of ['plan', 'apply', 'run']) {
+      const result = await runCli([command, dir], { env: staging.env });
+      expect(result.code, command).toBe(1);
+      expect(result.stderr, command).toContain('wsync.yaml declares the environments staging, prod: choose one with --env NAME (or WSYNC_ENV)');
+    }
+    const unknown = await runCli(['plan', dir, '--env', 'qa'], { env: staging.env });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe('plan: --env qa: no such environment; wsync.yaml declares staging, prod\n');
+  });
+
+  it('validate checks every environment and says which one a problem belongs to', async () => {
+    const dir = tree();
+    const valid = await runCli(['validate', dir]);
+    expect(valid.code, valid.stdout).toBe(0);
+    expect(valid.stdout).toContain('2 environments (staging: 3 resources, prod: 4 resources) in 6 files: valid');
+    writeFileSync(join(dir, 'monitors.yaml'), MONITOR.replace('rangeMinutes: 10', 'rangeMinutes: ${var:range}'));
+    writeFileSync(join(dir, 'wsync.yaml'), CONFIG.replace('team: checkout-staging }', 'team: checkout-staging, range: 15 }'));
+    // prod's overlay writes rangeMinutes, so only staging needs the variable: and staging has it.
+    const overlaid = await runCli(['validate', dir]);
+    expect(overlaid.code, overlaid.stdout).toBe(0);
+    writeFileSync(join(dir, 'wsync.yaml'), CONFIG);
+    const broken = await runCli(['validate', dir]);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain(
+      'monitors.yaml:12:17: Monitor/errors: environment staging: spec.rangeMinutes: ${var:range}: variable "range" is not defined in environment "staging"',
+    );
+    expect(broken.stdout).not.toContain('environment prod');
+    const onlyProd = await runCli(['validate', dir, '--env', 'prod']);
+    expect(onlyProd.code, onlyProd.stdout).toBe(0);
+  });
+
+  it('the example tree validates in both its environments', async () => {
+    const result = await runCli(['validate', join(EXAMPLES_DIR, '.two-environments')], { env: { WSYNC_PAGERDUTY_ROUTING_KEY: 'example-routing-key' } });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toBe('2 environments (staging: 3 resources, prod: 5 resources) in 7 files: valid\n');
+  });
+});
