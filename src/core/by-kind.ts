@@ -31,6 +31,19 @@ export class ByKind<V> {
     return this.byKind.get(kind)?.keys() ?? [];
   }
 
+  /** Every value, kind by kind. */
+  *values(): IterableIterator<V> {
+    for (const map of this.byKind.values()) yield* map.values();
+  }
+
+  /** A copy that changes apart from this one. */
+  copy(): ByKind<V> {
+    const out = new ByKind<V>();
+    for (const [kind, map] of this.byKind) out.byKind.set(kind, new Map(map));
+    out.size = this.size;
+    return out;
+  }
+
   /** The same entries with the same values (compared with ===). */
   equals(other: ByKind<V>): boolean {
     if (this.size !== other.size) return false;

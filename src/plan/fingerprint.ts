@@ -141,3 +141,29 @@ export function diffSavedPlan(saved: Plan, current: Plan): string[] {
   for (const ref of before.keys()) if (!after.has(ref)) lines.push(`${ref}: in the saved plan, no longer planned`);
   return [...new Set(lines)];
 }
+
+/**
+ * The plan with its fingerprint made on first read: it hashes every declared and live object, and
+ * only a saved or JSON plan needs it (text and markdown plans, the daemon's reconciles never read
+ * it). Enumerable, so JSON.stringify and a spread see it as a plain field.
+ */
+export function withLazyFingerprint(plan: Omit<Plan, 'fingerprint'>, make: () => PlanFingerprint): Plan {
+  let made: PlanFingerprint | undefined;
+  let inputs: (() => PlanFingerprint) | undefined = make;
+  return Object.defineProperty(plan, 'fingerprint', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      if (made === undefined && inputs) {
+        made = inputs();
+        // The inputs are the whole desired and live state: not kept once the fingerprint is made.
+        inputs = undefined;
+      }
+      return made as PlanFingerprint;
+    },
+    set: (value: PlanFingerprint) => {
+      made = value;
+      inputs = undefined;
+    },
+  }) as Plan;
+}

@@ -47,7 +47,7 @@ function sameLookups(lookups: MemoizedEntry['lookups'], resolveId: ResolveId): b
   return true;
 }
 
-function entryOf(kind: KindName, object: LiveObject, resolveId: ResolveId, memo: PlanMemo | undefined): LiveEntry {
+export function entryOf(kind: KindName, object: LiveObject, resolveId: ResolveId, memo: PlanMemo | undefined): LiveEntry {
   const known = memo?.entries.get(object);
   // The same object read with the same answers to its id lookups reads the same.
   if (known && sameLookups(known.lookups, resolveId)) return known.entry;
@@ -107,7 +107,7 @@ function readEntries(live: LiveState, memo?: PlanMemo): { entries: LiveEntry[]; 
   return { entries, byId: byIdOf(entries, (e) => e) };
 }
 
-function resolveIdIn(byId: ByKind<LiveEntry>): ResolveId {
+export function resolveIdIn(byId: ByKind<LiveEntry>): ResolveId {
   return (kind, id) => byId.get(kind, id)?.key;
 }
 

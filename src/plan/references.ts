@@ -62,10 +62,15 @@ export class NameIndex {
   declare(kind: KindName, key: string): void {
     this.declaredKeys.set(kind, key, true);
   }
+
+  /** The key is no longer declared (a plan after an edit that removed it). */
+  undeclare(kind: KindName, key: string): void {
+    this.declaredKeys.delete(kind, key);
+  }
 }
 
 /** The kinds some reference names: nothing asks the name index for another kind (a monitor by name). */
-const REFERENCED_KINDS: ReadonlySet<KindName> = new Set(KIND_NAMES.flatMap((kind) => KINDS[kind].references.map((r) => r.target)));
+export const REFERENCED_KINDS: ReadonlySet<KindName> = new Set(KIND_NAMES.flatMap((kind) => KINDS[kind].references.map((r) => r.target)));
 
 export function nameIndexFrom(desired: Desired, live: LiveIndex): NameIndex {
   const index = new NameIndex();

@@ -21,7 +21,7 @@ export interface RenameLookup {
   liveIndex: LiveIndex;
   ownership: Ownership;
   /** Every declared key (a rename's old name must not be one). */
-  declared: ByKind<true>;
+  declared: Pick<ByKind<unknown>, 'has'>;
 }
 
 /** The owned object a declaration renames, or why it cannot, or nothing to do. */

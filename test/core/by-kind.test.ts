@@ -32,4 +32,17 @@ describe('ByKind', () => {
     b.set('Monitor', 'z', '1');
     expect(a.equals(b)).toBe(false);
   });
+
+  it('copies into one that changes apart, and lists every value', () => {
+    const a = new ByKind<string>();
+    a.set('Monitor', 'x', '1');
+    a.set('User', 'y', '2');
+    const b = a.copy();
+    b.set('Monitor', 'x', '3');
+    b.delete('User', 'y');
+    expect([...a.values()]).toEqual(['1', '2']);
+    expect(a.size).toBe(2);
+    expect([...b.values()]).toEqual(['3']);
+    expect(b.size).toBe(1);
+  });
 });

@@ -55,13 +55,16 @@ type Edit =
   | { op: 'write'; file: string; documents: string[] }
   | { op: 'delete'; file: string }
   | { op: 'move'; from: string; to: string }
-  | { op: 'drift'; variant: number };
+  | { op: 'drift'; variant: number }
+  | { op: 'readback'; at: number; threshold: number };
 
 const edit: fc.Arbitrary<Edit> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ op: fc.constant('write' as const), file: fc.constantFrom(...FILES), documents: fc.array(document, { maxLength: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), file: fc.constantFrom(...FILES) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('move' as const), from: fc.constantFrom(...FILES), to: fc.constantFrom(...FILES) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('drift' as const), variant: fc.integer({ min: 0, max: 2 }) }) },
+  // The daemon's read-back after a write: one object read again in its place (the same or changed).
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('readback' as const), at: fc.nat(), threshold: fc.integer({ min: 0, max: 3 }) }) },
 );
 
 /**
@@ -106,8 +109,18 @@ function kept(before: LiveState, next: LiveState): LiveState {
   return { ...next, objects };
 }
 
+/** One live object read again in its place, as the live cache's read-back leaves it: a new object, a monitor's threshold as given. */
+function readBack(state: LiveState, at: number, threshold: number): LiveState {
+  const all = Object.values(state.objects).flat();
+  const target = all[at % all.length];
+  if (target === undefined) return state;
+  const raw = target.kind === 'Monitor' ? { ...target.raw, threshold } : { ...target.raw };
+  const objects = Object.fromEntries(Object.entries(state.objects).map(([kind, list]) => [kind, (list ?? []).map((o) => (o === target ? { ...o, raw } : o))]));
+  return { ...state, objects };
+}
+
 /** Applies one edit to the files (`files` mirrors them: file -> documents). */
-function applyEdit(dir: string, files: Map<string, string[]>, e: Exclude<Edit, { op: 'drift' }>): void {
+function applyEdit(dir: string, files: Map<string, string[]>, e: Exclude<Edit, { op: 'drift' | 'readback' }>): void {
   const write = (file: string, documents: string[]): void => {
     files.set(file, documents);
     writeFileSync(join(dir, file), documents.join('\n---\n') + '\n');
@@ -140,8 +153,10 @@ describe('incremental reading and planning', () => {
     const inventory = inventoryOf([owns(n0!, 'n0'), owns(m0!, 'm0'), owns(old!, 'old')], HASH_KEY);
     const policy = policyOf();
     let cacheHits = 0;
+    let fromLast = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 12 }), async (edits) => {
+      // sameInventory: the daemon's state hands out the same entries until one changes; otherwise a copy at every plan.
+      fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 12 }), fc.boolean(), async (edits, sameInventory) => {
         const dir = mkdtempSync(join(tmpdir(), 'wsync-incremental-'));
         dirs.push(dir);
         mkdirSync(join(dir, 'sub'));
@@ -155,22 +170,25 @@ describe('incremental reading and planning', () => {
           if (e.op === 'drift') {
             variant = e.variant;
             liveState = kept(liveState, live(variant));
-          } else applyEdit(dir, files, e);
+          } else if (e.op === 'readback') liveState = readBack(liveState, e.at, e.threshold);
+          else applyEdit(dir, files, e);
           const incremental = await readDesired(dir, { env: ENV, cache });
           const full = await readDesired(dir, { env: ENV });
           cacheHits += cache.hits;
           expect(plain(incremental)).toEqual(plain(full));
           expect(incremental.secretValues).toEqual(full.secretValues);
-          // The state hands out a fresh copy of its inventory at every plan.
-          const fromMemo = planChanges(incremental, liveState, structuredClone(inventory), policy, { memo });
-          const fresh = planChanges(full, live(variant), inventory, policy);
+          const fromMemo = planChanges(incremental, liveState, sameInventory ? inventory : structuredClone(inventory), policy, { memo });
+          const fresh = planChanges(full, structuredClone(liveState), inventory, policy);
           expect(JSON.parse(JSON.stringify(fromMemo))).toEqual(JSON.parse(JSON.stringify(fresh)));
         }
+        fromLast += memo.made.incremental;
         rmSync(dir, { recursive: true, force: true });
       }),
       { numRuns: 40 },
     );
     // The cache did serve files (a property that never hit it would prove nothing).
     expect(cacheHits).toBeGreaterThan(20);
+    // And plans were made from the last one (plan/incremental.ts), not only whole.
+    expect(fromLast).toBeGreaterThan(10);
   });
 });
