@@ -81,8 +81,12 @@ export async function runPull(options: PullOptions): Promise<PullOutcome> {
   const resolved = desiredFromTexts(pulledTexts(texts, plan), read);
   const adoptedInventory = { ...inventory, entries: [...inventory.entries, ...plan.adopt.map((o) => ({ kind: o.kind, key: o.key, id: o.id }))] };
   const next = planChanges(resolved, live, adoptedInventory, DEFAULT_POLICY, options.selection ? { selection: options.selection } : {});
-  const pulled = new Set([...plan.pulled, ...plan.adopt].map((o) => `${o.kind}/${o.key}`));
-  const unsettled = next.changes.filter((c) => pulled.has(`${c.kind}/${c.key}`) && c.action !== 'noop').map((c) => `${c.kind}/${c.key} (${c.action}: ${c.diffs.map((d) => d.path).join(', ')})`);
+  // A new file whose variables are not set yet is not read: the variables are listed already.
+  const readable = new Set(resolved.resources.map((r) => `${r.kind}/${r.key}`));
+  const pulled = new Set([...plan.pulled, ...plan.adopt].map((o) => `${o.kind}/${o.key}`).filter((ref) => readable.has(ref)));
+  const unsettled = next.changes
+    .filter((c) => pulled.has(`${c.kind}/${c.key}`) && c.action !== 'noop')
+    .map((c) => `${c.kind}/${c.key}: ${c.action}${c.diffs.length > 0 ? ` of ${c.diffs.map((d) => d.path).join(', ')}` : ''}${c.reason ? ` (${c.reason})` : ''}`);
 
   if (options.dryRun) return { status: 'dry-run', plan, unsettled, adopted: 0, secretValues };
   if (plan.adopt.length > 0) await checkWriterLease(options.stateDir, options.client, options.warn);
