@@ -8,6 +8,13 @@ const FIELDS = ['type', 'datasets', 'description', 'time', 'endTime', 'url'] as 
 /** Texts an update clears with `""`: PUT merges, so a field left out of the body keeps its value. */
 const CLEARED_BY_EMPTY = ['title', 'description', 'url'] as const;
 
+/**
+ * The type of wsync's own marks of an applied revision (#26.3, `reconcile/revision-marks.ts`): never
+ * owned, so never planned or pruned, and never written into files (export, pull) either: a file for
+ * each apply would make every apply a change to bring back into git.
+ */
+export const MARK_ANNOTATION_TYPE = 'wsync-apply';
+
 /** An instant in one spelling (`2026-11-02T09:30:00.000Z`), so that a file's `...:00Z` and the service's `...:00.000Z` are one key. */
 function instantOf(value: string | undefined): string {
   if (value === undefined || isAbsentTime(value)) return '';
@@ -64,6 +71,10 @@ export const annotation: KindModule<AnnotationSpec> = {
     if (title !== '') body.title = title;
     if (live) for (const field of CLEARED_BY_EMPTY) body[field] ??= '';
     return body;
+  },
+
+  exportSpec({ spec }) {
+    return spec.type === MARK_ANNOTATION_TYPE ? {} : { spec };
   },
 
   fromWire(raw) {

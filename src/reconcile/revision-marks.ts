@@ -9,14 +9,13 @@ import type { CommitState, GitHubClient, Repository } from '../api/github.js';
 import { MAX_STATUS_DESCRIPTION } from '../api/github.js';
 import type { ApplyResult } from '../apply/index.js';
 import type { Change, JsonObject, KindName, LiveState } from '../core/types.js';
+import { MARK_ANNOTATION_TYPE } from '../kinds/annotation.js';
 import { KINDS } from '../kinds/index.js';
 import { referenceNames } from '../kinds/reference-names.js';
 import { referenceUses } from '../plan/references.js';
 import { isCommitId, treeRevision } from '../source/read/git-revision.js';
 import type { ReconcileOutcome } from './index.js';
 
-/** The annotation type of wsync's marks (the service takes lower-case letters, digits and hyphens). */
-export const MARK_ANNOTATION_TYPE = 'wsync-apply';
 /** The placeholder of the annotation's link template: the revision's commit. */
 export const REVISION_PLACEHOLDER = '{revision}';
 const MAX_TITLE = 256;

@@ -153,6 +153,13 @@ describe('exportSpec: what a file says that fromWire alone does not settle', () 
     });
   });
 
+  it("leaves wsync's own marks of an applied revision out of the files, and writes every other annotation", () => {
+    const spec = { type: 'wsync-apply', datasets: ['app'], time: '2026-11-28T03:00:00.000Z' };
+    expect(KINDS.Annotation.exportSpec?.({ id: 'ann_1', name: 'wsync applied 0123456789ab: 1 created, 0 updated, 0 deleted', spec })).toEqual({});
+    const deploy = { ...spec, type: 'deploy' };
+    expect(KINDS.Annotation.exportSpec?.({ id: 'ann_2', name: 'Deploy', spec: deploy })).toEqual({ spec: deploy });
+  });
+
   it('skips a notifier without exactly one channel, and says why', () => {
     const exportSpec = KINDS.Notifier.exportSpec;
     const warning = 'Notifier "n" (id notify_1): skipped, a resource file needs exactly one channel under properties';

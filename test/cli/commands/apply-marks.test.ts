@@ -2,7 +2,7 @@
 // the datasets written and as a commit status through the GitHub API (the stand-in), on a tree in a
 // git repository. The marks are never pruned nor planned, and a failing GitHub never fails apply.
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -87,6 +87,15 @@ describe('apply --annotate --commit-status', () => {
     const plan = await runCli(['plan', repo, '--prune', '--detailed-exitcode'], { env: emulator.env });
     expect(plan.code, plan.stdout).toBe(0);
     expect(plan.stdout).not.toContain('wsync applied');
+    // Nor written into files: export (and pull, which writes new objects as export does) leave it out.
+    const out = await scratch.dir();
+    const exported = await runCli(['export', '--out', join(out, 'tree'), '--kind', 'Annotation'], { env: emulator.env });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(`${exported.stdout}${exported.stderr}`).not.toContain('wsync applied');
+    expect((await readdir(join(out, 'tree'), { recursive: true })).filter((path) => path.startsWith('annotations/'))).toEqual([]);
+    const pulled = await runCli(['pull', repo, '--kind', 'Annotation', '--dry-run'], { env: emulator.env });
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(`${pulled.stdout}${pulled.stderr}`).not.toContain('wsync applied');
 
     const again = await runCli(['apply', repo, '--prune', '--annotate', '--commit-status'], { env: markEnv() });
     expect(again.code, again.stderr).toBe(0);
