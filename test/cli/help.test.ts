@@ -20,7 +20,7 @@ const commands = createProgram().commands;
 
 describe('every command\'s --help', () => {
   it('covers every command', () => {
-    expect(commands.map((c) => c.name())).toEqual(['init', 'validate', 'plan', 'apply', 'run', 'ctl', 'export', 'pull', 'emulator', 'schema', 'completion']);
+    expect(commands.map((c) => c.name())).toEqual(['init', 'validate', 'plan', 'apply', 'diff', 'run', 'ctl', 'export', 'pull', 'emulator', 'schema', 'completion']);
   });
 
   it.each(commands.map((c) => [c.name(), c] as const))('%s ends with an Examples: section of real uses of the command', (name, cmd) => {

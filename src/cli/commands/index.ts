@@ -3,6 +3,7 @@ import type { CommandIo } from '../io.js';
 import { register as registerApply } from './apply/command.js';
 import { register as registerCompletion } from './completion/command.js';
 import { register as registerCtl } from './ctl/command.js';
+import { register as registerDiff } from './diff/command.js';
 import { register as registerEmulator } from './emulator/command.js';
 import { register as registerExport } from './export/command.js';
 import { register as registerInit } from './init/command.js';
@@ -25,6 +26,7 @@ export function registerCommands(program: Command, context: CommandContext): voi
   registerValidate(program, context);
   registerPlan(program, context);
   registerApply(program, context);
+  registerDiff(program, context);
   registerRun(program, context);
   registerCtl(program, context);
   registerExport(program, context);

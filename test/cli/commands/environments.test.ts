@@ -127,4 +127,36 @@ describe('one tree, two workspaces', () => {
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).toBe('2 environments (staging: 3 resources, prod: 5 resources) in 7 files: valid\n');
   });
+
+  it('wsync diff shows what only one environment has and each field that differs, with both values', async () => {
+    const dir = tree();
+    const result = await runCli(['diff', 'staging', 'prod', dir, '--detailed-exitcode']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe(
+      [
+        'Only in prod (1):',
+        '  Notifier/pager  (environments/prod/pager.yaml:1)',
+        '',
+        'Different (1): staging -> prod',
+        '  Monitor/errors  (monitors.yaml:1)',
+        '      description: "5xx of checkout-staging" -> "5xx of checkout"',
+        '      threshold: 5 -> 2',
+        '      intervalMinutes: 10 -> 5',
+        '      rangeMinutes: 10 -> 30',
+        '      notifiers: ["email"] -> ["email","pager"]',
+        '',
+        '2 differ, 2 the same.',
+        '',
+      ].join('\n'),
+    );
+    const same = await runCli(['diff', 'prod', 'prod', dir, '--detailed-exitcode']);
+    expect(same.code).toBe(0);
+    expect(same.stdout).toBe('No differences: prod and prod render the same 4 resources.\n');
+    const json = JSON.parse((await runCli(['diff', 'staging', 'prod', dir, '--format', 'json'])).stdout) as { onlyIn: unknown[][] };
+    expect(json.onlyIn[1]).toEqual([{ kind: 'Notifier', key: 'pager', source: { file: 'environments/prod/pager.yaml', line: 1, column: 1 } }]);
+    const unknown = await runCli(['diff', 'staging', 'qa', dir]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe('diff: qa: no such environment; wsync.yaml declares staging, prod\n');
+  });
 });
