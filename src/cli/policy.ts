@@ -15,6 +15,8 @@ export interface PolicyFlags {
   adopt?: boolean;
   mode?: string;
   tokenRotationGrace?: string;
+  allowSelfLockout?: boolean;
+  selfTokenId?: string;
 }
 
 /** commander: a repeatable option's values, in order. */
@@ -54,6 +56,15 @@ export function addPolicyOptions(cmd: Command): Command {
       '--token-rotation-grace <duration>',
       'how long the old API token keeps working after a regenerate, e.g. 48h, 1h30m, 0s (annotation wsync/rotation-grace overrides it)',
       formatDuration(DEFAULT_ROTATION_GRACE_MS),
+    )
+    .option(
+      '--self-token-id <id>',
+      'the id of the API token wsync runs with, when it did not create it: never deleted or regenerated (see --allow-self-lockout)',
+    )
+    .option(
+      '--allow-self-lockout',
+      "let a plan delete or regenerate wsync's own API token, demote or delete the user it runs as, or leave no owner",
+      false,
     );
 }
 
@@ -144,5 +155,7 @@ export function policyFromFlags(flags: PolicyFlags, mode: Policy['mode'] = 'enfo
     allowDeletion: parseDeletionOptIns(flags.allowDelete ?? []),
     allowDataLoss: parseDataLossOptIns(flags.allowDataLoss ?? []),
     rotationGraceMs: parseGrace(flags.tokenRotationGrace),
+    ...(flags.allowSelfLockout === true ? { allowSelfLockout: true } : {}),
+    ...(flags.selfTokenId !== undefined && flags.selfTokenId.trim() !== '' ? { selfTokenId: flags.selfTokenId.trim() } : {}),
   };
 }

@@ -140,6 +140,10 @@ export interface Policy {
   allowDataLoss?: KindName[];
   /** How long a replaced object keeps working (a regenerated API token); `wsync/rotation-grace` overrides it per object. */
   rotationGraceMs?: number;
+  /** Let a plan delete or regenerate wsync's own API token, or leave no owner (src/plan/self-lockout.ts). */
+  allowSelfLockout?: boolean;
+  /** The id of the API token wsync runs with (`--self-token-id`), when wsync does not hold its secret. */
+  selfTokenId?: string;
 }
 
 /** A day: the old token keeps working that long after a regenerate unless told otherwise. */

@@ -63,7 +63,7 @@ export class Daemon {
     this.client = this.connect(config.connection);
     const redact = (text: string): string => this.redact(text);
     this.marker = config.revisionMarks ? new RevisionMarker(config.revisionMarks, this.log, redact) : null;
-    this.reconciler = new Reconciler({ ...config, client: () => this.client, signal: this.abort.signal, log: this.log, redact });
+    this.reconciler = new Reconciler({ ...config, client: () => this.client, apiToken: () => this.connection.token(), signal: this.abort.signal, log: this.log, redact });
     this.scheduler = new Scheduler({
       run: (triggers) => this.runOnce(triggers),
       debounceMs: config.debounceMs,

@@ -330,6 +330,13 @@ export interface KindSafeguards<Spec = ErasedSpec> {
    */
   sameObjectsAs?: KindName;
   /**
+   * Objects of this kind are members of the organization with a base role at `spec[field]`: the
+   * self-lockout guard (src/plan/self-lockout.ts) never lets a plan leave no member with the role
+   * `owner`, nor move the user wsync runs as to a role outside `manages` (roles that may manage
+   * every kind), unless --allow-self-lockout.
+   */
+  memberRole?: { field: string; owner: string; manages: readonly string[] };
+  /**
    * The datasets a token must be allowed to query for the kind's list to show the object (the
    * service lists only monitors on datasets the token may query). A declared object missing from
    * the list is created only when the token may query each one (`LiveState.queryAccess`); otherwise

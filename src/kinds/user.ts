@@ -10,6 +10,9 @@ import type { KindModule, Reference } from './types.js';
  */
 export const BUILTIN_ROLES = ['owner', 'admin', 'user', 'read-only', 'none'] as const;
 
+/** What the self-lockout guard reads of a member's role (KindModule.memberRole). */
+export const MEMBER_ROLE = { field: 'role', owner: 'owner', manages: ['owner', 'admin'] } as const;
+
 export const ROLE_REFERENCE: Reference<'role'> = {
   field: 'role',
   wireField: 'role',
@@ -52,6 +55,7 @@ export const user: KindModule<UserSpec> = {
   timestamps: [],
   immutable: ['name'],
   references: [ROLE_REFERENCE],
+  memberRole: MEMBER_ROLE,
 
   // `Owner` and `owner` are one built-in role.
   normalize(spec) {

@@ -1,7 +1,7 @@
 import type { UserRoleSpec } from '../generated/spec-types.js';
 import { asString } from './common.js';
 import type { KindModule } from './types.js';
-import { ROLE_REFERENCE, user } from './user.js';
+import { MEMBER_ROLE, ROLE_REFERENCE, user } from './user.js';
 
 /**
  * The base role of a user already in the organization (the Terraform provider's `axiom_user_role`):
@@ -30,6 +30,7 @@ export const userRole: KindModule<UserRoleSpec> = {
   alignLive: user.alignLive,
   duplicateName: user.duplicateName,
   sameObjectsAs: 'User',
+  memberRole: MEMBER_ROLE,
   missingIsError: true,
   missingReason: (name) =>
     `user "${name}" is not in the organization: invite them (or let single sign-on make them) before setting their role, ` +

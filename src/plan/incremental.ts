@@ -217,6 +217,9 @@ function planTouched(
       if (change && (change.action === 'delete' || change.action === 'refused' || change.grace !== undefined)) return undefined;
       // A create and an owned object no longer declared may be one renamed ("renamed?"): that pairs keys, planned whole.
       if (change && (change.action === 'create' || (!resource && change.owned))) return undefined;
+      // A member's role changes: the self-lockout guard weighs every owner (src/plan/self-lockout.ts), planned whole.
+      const member = KINDS[kind].memberRole;
+      if (change && member !== undefined && change.diffs.some((d) => d.path === member.field)) return undefined;
       changes.set(kind, key, { change, declared: resource !== undefined, diagnostics });
     }
   }

@@ -11,6 +11,7 @@ import { fingerprintInputs, withLazyFingerprint } from './fingerprint.js';
 import { approveHeld } from './held.js';
 import { planIncrementally, type PlanSnapshot } from './incremental.js';
 import { describeRename, noteRenameCandidates, type PlannedCreate, type Undeclared } from './renames.js';
+import { guardSelfLockout, type SelfIdentity } from './self-lockout.js';
 import { indexLive, liveWithKey, type LiveIndex } from './live-index.js';
 import { orderChanges, type Ordered } from './ordering.js';
 import { applySafetyRules, ownershipOf } from './ownership.js';
@@ -45,6 +46,8 @@ export interface PlanContext {
   measure?: Measure;
   /** The fingerprint of held changes someone approved (`apply --approve`): lets exactly those through. */
   approve?: string;
+  /** What is known of the credential wsync runs with: the self-lockout guard holds what would lock it out. */
+  self?: SelfIdentity;
 }
 
 function countBy<T>(items: Iterable<T>, keyOf: (item: T) => KindName): Map<KindName, number> {
@@ -154,14 +157,20 @@ function planWhole(desired: Desired, allLive: LiveState, inventory: Inventory, p
       (e) => e.kind,
     ),
   });
+  // Before the held fingerprint is made: what would lock wsync out is held, never approvable.
+  const lockouts = guardSelfLockout(changes, liveIndex, context.self, policy);
   const { held, approval } = approveHeld(changes, liveIndex, inventory.hashKey, context.approve);
   if (approval?.released === true) refusals.length = 0;
+  refusals.push(...lockouts);
 
   // Housekeeping of wsync's own replaced objects, outside the delete budget (applied above).
+  const housekeeping: Change[] = [];
   for (const { object, until } of retired) {
     const change = planRetired(object, until, undeclaredContext);
-    if (change) items.push({ change, removal: true });
+    if (change) housekeeping.push(change);
   }
+  refusals.push(...guardSelfLockout(housekeeping, liveIndex, context.self, policy));
+  items.push(...housekeeping.map((change) => ({ change, removal: true })));
 
   // References are checked last: they need to know which targets this plan creates or deletes.
   measure('references', () => {

@@ -12,6 +12,7 @@ import { declaredObjects, readDesired } from '../source/index.js';
 import type { TreeLimits } from '../source/limits.js';
 import { KINDS } from '../kinds/index.js';
 import { clearIssuePending, heldTokenSecrets, loadInventory, openState, tokenOutputDirOf, type StateHandle } from '../state/index.js';
+import { selfIdentityOf } from './self-identity.js';
 import { WriterLease } from './writer-lease.js';
 
 export interface ReconcileInput {
@@ -62,6 +63,8 @@ export interface ReconcileInput {
   approve?: string;
   /** The environment of wsync.yaml to render (its variables and overlays); the plan names it. */
   environment?: string;
+  /** The API token the client sends (its current value): the self-lockout guard finds which token it is. */
+  apiToken?: () => string;
 }
 
 export type ReconcileStatus =
@@ -139,8 +142,9 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
     });
     // Which token secrets are on disk matters only beside the state they belong to: a plan without a
     // state directory (a pull request's) knows neither what it owns nor which secrets it holds.
-    const secrets =
-      inventory.hashKey === '' ? {} : await issuedSecretsHeld(desired, tokenOutputDirOf(input.stateDir, input.tokenOutputDir), writing && state ? inventory : undefined);
+    const tokenDir = tokenOutputDirOf(input.stateDir, input.tokenOutputDir);
+    const secrets = inventory.hashKey === '' ? {} : await issuedSecretsHeld(desired, tokenDir, writing && state ? inventory : undefined);
+    const self = await selfIdentityOf(input.client, input.apiToken, input.policy, live, tokenDir);
     const plan = phases.measure('plan', () =>
       planChanges(desired, live, inventory, input.policy, {
         now: new Date(),
@@ -149,6 +153,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
         ...(input.selection ? { selection: input.selection } : {}),
         ...(incremental ? { memo: incremental.memo } : {}),
         ...(input.approve === undefined ? {} : { approve: input.approve }),
+        self,
         measure: phases.measure,
       }),
     );

@@ -28,6 +28,8 @@ export interface ReconcilerOptions {
   liveReuseMs?: number;
   /** The client of the moment (SIGHUP may replace it). */
   client: () => ApiClient;
+  /** The API token the client of the moment sends (the self-lockout guard finds which token it is). */
+  apiToken?: () => string;
   /** Stops the write in flight's successors (SIGTERM). */
   signal: AbortSignal;
   log: ReconcilerLog;
@@ -89,6 +91,7 @@ export class Reconciler {
         limits: o.limits,
         env: o.env,
         client: o.client(),
+        ...(o.apiToken ? { apiToken: o.apiToken } : {}),
         stateDir: o.stateDir,
         state: this.state ?? undefined,
         policy: o.policy,

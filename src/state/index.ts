@@ -22,6 +22,7 @@ export {
   checkTokenDirWritable,
   clearIssuePending,
   heldTokenSecrets,
+  tokenFileHolding,
   markIssuePending,
   tokenFileName,
   tokenOutputDirOf,

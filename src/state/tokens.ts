@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { open, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { syncDirectory, writeFileAtomic } from './atomic.js';
@@ -112,4 +112,21 @@ async function removeLeftovers(dir: string, name: string): Promise<void> {
   const prefix = `.${tokenFileName(name)}.`;
   const files = await readdir(dir).catch(() => [] as string[]);
   await Promise.all(files.filter((f) => f.startsWith(prefix) && f.endsWith('.tmp')).map((f) => unlink(join(dir, f)).catch(() => undefined)));
+}
+
+/**
+ * The name of the secret file in `dir` that holds `secret` (the API token wsync runs with, when
+ * wsync issued it), or undefined. Every file is read, declared or not: a token no file declares
+ * any more is the one prune would delete. Compared in constant time; nothing read is kept.
+ */
+export async function tokenFileHolding(dir: string, secret: string): Promise<string | undefined> {
+  const wanted = Buffer.from(secret, 'utf8');
+  if (wanted.length === 0) return undefined;
+  const files = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const file of files) {
+    if (!file.isFile() || file.name.startsWith('.')) continue;
+    const held = Buffer.from((await readFile(join(dir, file.name), 'utf8').catch(() => '')).trim(), 'utf8');
+    if (held.length === wanted.length && timingSafeEqual(held, wanted)) return file.name;
+  }
+  return undefined;
 }

@@ -140,6 +140,7 @@ export async function runApply(dirArg: string, flags: ApplyFlags, io: CommandIo)
         stateDir,
         policy,
         mode: 'apply',
+        apiToken: connection.token,
         ...(selection ? { selection } : {}),
         concurrency: flags.concurrency,
         tokenOutputDir: flags.tokenOutputDir === undefined ? undefined : resolve(io.cwd, flags.tokenOutputDir),

@@ -44,6 +44,7 @@ export async function runPlan(dirArg: string, flags: PlanFlags, io: CommandIo): 
         ...(environment === undefined ? {} : { environment }),
         policy,
         mode: 'plan',
+        apiToken: connection.token,
         tokenOutputDir: flags.tokenOutputDir === undefined ? undefined : resolve(io.cwd, flags.tokenOutputDir),
         warn: (message) => io.stderr.write(`warning: ${redact(message)}\n`),
         ...(base ? { base } : {}),
