@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planChanges } from '../../src/plan/index.js';
+import { PlanMemo } from '../../src/plan/plan-memo.js';
 import type { SelfIdentity } from '../../src/plan/index.js';
 import type { Desired, Inventory, LiveState, Policy } from '../../src/core/types.js';
 import { changeOf, desiredOf, inventoryOf, liveOf, owns, policyOf, resource, wire } from './builders.js';
@@ -79,6 +80,19 @@ describe('users', () => {
     // The two updates run side by side: if the promotion failed, nobody would be owner.
     expect(changeOf(p, 'User', 'a@example.com').action).toBe('refused');
     expect(changeOf(p, 'User', 'b@example.com').action).toBe('update');
+  });
+
+  it('an edit the daemon plans from its memo still holds the last owner', () => {
+    const memo = new PlanMemo();
+    const live = liveOf([owner, admin]);
+    const inventory = inventoryOf([owns(owner, 'a@example.com'), owns(admin, 'b@example.com')]);
+    const policy = policyOf();
+    const b = declare('b@example.com', 'admin');
+    const first = planChanges(desiredOf(declare('a@example.com', 'owner'), b), live, inventory, policy, { memo });
+    expect(first.refusals).toEqual([]);
+    const edited = planChanges(desiredOf(declare('a@example.com', 'admin'), b), live, inventory, policy, { memo });
+    expect(changeOf(edited, 'User', 'a@example.com').action).toBe('refused');
+    expect(memo.made.incremental).toBe(0);
   });
 
   it('the user of a personal token is not demoted below admin nor deleted', () => {
