@@ -29,9 +29,16 @@ export function parseDaemonUrl(text: string, insecure: boolean): URL {
 }
 
 /** One request to the daemon; `argument` is the path segment after the verb (`approve/FINGERPRINT`). */
-export async function callDaemon(base: URL, verb: ControlVerb, token: string | undefined, timeoutMs: number, argument?: string): Promise<ControlReply> {
-  const path = argument === undefined ? verb : `${verb}/${encodeURIComponent(argument)}`;
+export async function callDaemon(
+  base: URL,
+  verb: ControlVerb,
+  token: string | undefined,
+  timeoutMs: number,
+  request: { argument?: string; overrideFreeze?: boolean } = {},
+): Promise<ControlReply> {
+  const path = request.argument === undefined ? verb : `${verb}/${encodeURIComponent(request.argument)}`;
   const url = new URL(path, base.href.endsWith('/') ? base.href : `${base.href}/`);
+  if (request.overrideFreeze === true) url.searchParams.set('override-freeze', '1');
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent() };
   // Status too: a daemon started with --status-auth asks for it there.
   if (token !== undefined) headers.authorization = `Bearer ${token}`;

@@ -17,6 +17,7 @@ const VARIABLES = {
   WSYNC_MAX_RESOURCES: 'most resources the tree may declare (--max-resources)',
   WSYNC_LISTEN: 'health, metrics and status address (--listen)',
   WSYNC_RESYNC: 'schedule of the drift-correcting reconcile (--resync)',
+  WSYNC_FREEZE: 'freeze windows, "CRON DURATION [TIMEZONE]" split by ";" (--freeze)',
   WSYNC_LOG_LEVEL: 'log level (--log-level)',
   WSYNC_SUSPEND: '1: start suspended (--suspended)',
   WSYNC_STATUS_AUTH: '1: the status page and /status need the control token (--status-auth)',

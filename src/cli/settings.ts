@@ -38,6 +38,8 @@ export interface CommandSettings {
   notificationsRefused?: Diagnostic;
   /** The environment of wsync.yaml rendered (--env, WSYNC_ENV); undefined on a tree without environments. */
   environment?: string;
+  /** wsync.yaml's freeze windows and the line of its `freeze` key; only `run` uses them. */
+  freeze?: { windows: string[]; line: number };
 }
 
 export interface LayeredEnvironment {
@@ -95,6 +97,8 @@ export function resolveSettings(
   const notificationsRefused = untrustedNotifications(layered.config, layered.positions, flags, env);
   if (notificationsRefused) settings.notificationsRefused = notificationsRefused;
   else if (layered.notifications !== undefined) settings.notifications = layered.notifications;
+  // Only narrows what the daemon does (it writes less): no trust needed, as with `insecure: false`.
+  if (layered.config.freeze !== undefined) settings.freeze = { windows: layered.config.freeze, line: layered.positions.freeze?.line ?? 1 };
   const stateDir = flags.stateDir ?? merged.WSYNC_STATE_DIR;
   // wsync.yaml's stateDir holds every environment's, one folder each; a flag or WSYNC_STATE_DIR is taken as given.
   const fromFile = flags.stateDir === undefined && !env.WSYNC_STATE_DIR;

@@ -1,6 +1,8 @@
 import type { ConnectionConfig } from '../api/types.js';
 import type { Policy } from '../core/types.js';
 import type { MarkSetup } from '../reconcile/revision-marks.js';
+import type { Clock } from './clock.js';
+import type { FreezeWindow } from './freeze.js';
 import type { TreeLimits } from '../source/limits.js';
 import type { ListenAddress } from './http.js';
 import type { Logger } from './logger.js';
@@ -43,4 +45,8 @@ export interface DaemonConfig {
   revisionMarks?: MarkSetup;
   /** The environment of wsync.yaml this daemon renders and syncs (--env). */
   environment?: string;
+  /** Freeze windows (--freeze, WSYNC_FREEZE, wsync.yaml `freeze`): inside one, reconciles plan and report, nothing is written. */
+  freeze?: FreezeWindow[];
+  /** The time freeze windows are judged by, and the timer that reconciles when one ends (tests: a FakeClock). */
+  clock?: Clock;
 }

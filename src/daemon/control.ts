@@ -14,10 +14,15 @@ export interface ControlAnswer {
   body: Record<string, unknown>;
 }
 
+/** What a control request asks besides its action (`POST /reconcile?override-freeze=1`). */
+export interface ControlRequestOptions {
+  overrideFreeze?: boolean;
+}
+
 export interface ControlOptions {
   /** The expected token, read at each request (a rotated file takes effect); null: control is off. */
   token: (() => string) | null;
-  act: (action: ControlAction) => Record<string, unknown>;
+  act: (action: ControlAction, request: ControlRequestOptions) => Record<string, unknown>;
 }
 
 const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
@@ -48,6 +53,6 @@ export function refuseWithoutToken(token: (() => string) | null, authorization: 
   return undefined;
 }
 
-export function handleControl(opts: ControlOptions, action: ControlAction, authorization: string | undefined): ControlAnswer {
-  return refuseWithoutToken(opts.token, authorization) ?? { status: 200, body: opts.act(action) };
+export function handleControl(opts: ControlOptions, action: ControlAction, authorization: string | undefined, request: ControlRequestOptions = {}): ControlAnswer {
+  return refuseWithoutToken(opts.token, authorization) ?? { status: 200, body: opts.act(action, request) };
 }

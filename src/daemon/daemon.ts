@@ -7,7 +7,10 @@ import { Reconciler } from '../reconcile/reconciler.js';
 import { WriterLeaseError } from '../reconcile/writer-lease.js';
 import { Approvals, type ApprovalSettled } from './approvals.js';
 import type { DaemonConfig } from './config.js';
-import type { ControlAction, ControlAnswer } from './control.js';
+import type { ControlAction, ControlAnswer, ControlRequestOptions } from './control.js';
+import { systemClock } from './clock.js';
+import { FreezeWindows } from './freeze.js';
+import { FreezeGate } from './freeze-gate.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { startHttpServer, type HttpServer } from './http.js';
 import type { Logger } from './logger.js';
@@ -52,6 +55,7 @@ export class Daemon {
   private secretValues: string[] = [];
   private stopping: Promise<void> | null = null;
   private readonly approvals = new Approvals();
+  private readonly freeze: FreezeGate;
 
   private constructor(config: DaemonConfig) {
     this.config = config;
@@ -80,6 +84,11 @@ export class Daemon {
       redact,
       observing: config.policy.mode === 'observe',
       failures: () => this.scheduler.status().failures,
+    });
+    const windows = config.freeze !== undefined && config.freeze.length > 0 ? new FreezeWindows(config.freeze) : null;
+    this.freeze = new FreezeGate(windows, config.clock ?? systemClock, this.status, this.metrics, () => {
+      this.log.info('freeze window over: reconciling now');
+      if (this.stopping === null) this.scheduler.request('freeze-end');
     });
     this.resync = new ResyncSchedule(config.resync, this.log, () => this.scheduler.resync());
     limitHeapGrowth();
@@ -133,6 +142,7 @@ export class Daemon {
     await this.scheduler.stop();
     // The next writer (a new pod with the same state directory, or another one) need not wait.
     await this.reconciler.close();
+    this.freeze.close();
     await this.client.close().catch(() => undefined);
     await this.notifications?.close();
     await this.marker?.close();
@@ -149,8 +159,9 @@ export class Daemon {
         metrics: this.metrics,
         scheduler: () => this.scheduler.status(),
         stopping: () => this.stopping !== null,
-        act: (action) => this.control(action),
+        act: (action, request) => this.control(action, request),
         approve: (fingerprint) => this.approve(fingerprint),
+        refresh: () => this.freeze.refresh(),
       }),
     );
     const notify = this.notifications?.dispatcher.targets.map((t) => `${t.name} (${t.type})`);
@@ -164,7 +175,7 @@ export class Daemon {
   }
 
   /** An authorised control request; returns the answer's body. */
-  private control(action: ControlAction): Record<string, unknown> {
+  private control(action: ControlAction, options: ControlRequestOptions = {}): Record<string, unknown> {
     if (action === 'suspend') {
       const already = this.status.suspendedSince !== null;
       this.setSuspended(true);
@@ -175,10 +186,12 @@ export class Daemon {
       if (was) this.log.info('resumed: reconciling now');
       if (was && this.stopping === null) this.scheduler.request('control');
     } else if (this.stopping === null) {
-      this.log.info('reconcile requested');
+      if (options.overrideFreeze === true) this.freeze.overrideNext();
+      this.log.info({ override_freeze: options.overrideFreeze === true || undefined }, 'reconcile requested');
       this.scheduler.request('control');
     }
-    return { ok: true, action, suspended: this.status.suspendedSince !== null, suspendedSince: this.status.suspendedSince };
+    const overrideFreeze = action === 'reconcile' && options.overrideFreeze === true ? { overrideFreeze: true } : {};
+    return { ok: true, action, suspended: this.status.suspendedSince !== null, suspendedSince: this.status.suspendedSince, ...overrideFreeze };
   }
 
   /** `wsync ctl approve FINGERPRINT`: kept when it names what is held now, and a reconcile that writes is requested. */
@@ -192,6 +205,17 @@ export class Daemon {
     this.log.info({ fingerprint }, 'approval given: the next reconcile that writes applies exactly the held changes');
     if (this.stopping === null) this.scheduler.request('control');
     return answer;
+  }
+
+  /** Whether freeze windows let this reconcile write (it plans and reports otherwise). */
+  private admitWrites(record: { frozen?: boolean }): boolean {
+    const decision = this.freeze.admit();
+    if (decision.write && decision.overridden !== undefined) {
+      const { window, until } = decision.overridden;
+      this.log.warn({ window, until: new Date(until).toISOString() }, 'freeze overridden (wsync ctl reconcile --override-freeze): this reconcile writes');
+    }
+    if (!decision.write) record.frozen = true;
+    return decision.write;
   }
 
   /** Logs what became of the pending approval, and shows it. */
@@ -280,7 +304,7 @@ export class Daemon {
       // Suspended: the same reconcile, planned only (the lease is neither taken nor needed).
       const suspended = this.status.suspendedSince !== null;
       if (suspended) record.suspended = true;
-      const write = this.config.policy.mode === 'enforce' && !suspended;
+      const write = this.config.policy.mode === 'enforce' && !suspended && this.admitWrites(record);
       outcome = await this.reconciler.run({
         dir: snap.target,
         write,

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isControlAction, type ControlAction, type ControlAnswer } from './control.js';
+import { isControlAction, type ControlAction, type ControlAnswer, type ControlRequestOptions } from './control.js';
 
 export interface ListenAddress {
   host: string;
@@ -38,7 +38,7 @@ export interface Routes {
   /** GET /status: what `wsync ctl status` shows, as JSON. */
   statusJson(): Record<string, unknown>;
   /** POST /suspend, /resume, /reconcile. */
-  control(action: ControlAction, authorization: string | undefined): ControlAnswer;
+  control(action: ControlAction, authorization: string | undefined, request?: ControlRequestOptions): ControlAnswer;
   /** POST /approve/FINGERPRINT (`wsync ctl approve`). */
   approve?(fingerprint: string, authorization: string | undefined): ControlAnswer;
   /** The refusal of a request for the status page or /status (--status-auth); undefined: served. */
@@ -117,7 +117,9 @@ async function handle(routes: Routes, req: IncomingMessage, res: ServerResponse)
       send(res, 405, 'text/plain; charset=utf-8', 'method not allowed: POST\n');
       return;
     }
-    sendAnswer(res, approval === undefined ? routes.control(action as ControlAction, req.headers.authorization) : routes.approve?.(safeDecode(approval), req.headers.authorization) ?? { status: 404, body: { error: 'not found' } });
+    const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
+    const request: ControlRequestOptions = query.get('override-freeze') === '1' ? { overrideFreeze: true } : {};
+    sendAnswer(res, approval === undefined ? routes.control(action as ControlAction, req.headers.authorization, request) : routes.approve?.(safeDecode(approval), req.headers.authorization) ?? { status: 404, body: { error: 'not found' } });
     return;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {

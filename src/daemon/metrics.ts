@@ -22,6 +22,7 @@ export class DaemonMetrics {
   readonly buildInfo: Gauge<'version' | 'node'>;
   readonly suspended: Gauge;
   readonly heldChanges: Gauge;
+  readonly freezeActive: Gauge;
   readonly notificationsTotal: Counter<'target' | 'event' | 'outcome'>;
 
   constructor(opts: { defaultMetrics?: boolean; version?: string } = {}) {
@@ -114,6 +115,12 @@ export class DaemonMetrics {
       registers: [this.registry],
     });
     this.heldChanges.set(0);
+    this.freezeActive = new Gauge({
+      name: 'wsync_freeze_active',
+      help: '1 while now falls in a freeze window (--freeze): reconciles plan and report, nothing is written.',
+      registers: [this.registry],
+    });
+    this.freezeActive.set(0);
     for (const kind of KIND_NAMES) this.driftObjects.set({ kind }, 0);
     this.lastSuccess.set(0);
     this.ready.set(0);

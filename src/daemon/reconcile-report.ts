@@ -151,6 +151,7 @@ export class ReconcileReport {
       phases_ms: outcome?.phases.rounded(),
       error: record.message,
       suspended: record.suspended,
+      frozen: record.frozen,
     };
     if (ok && record.result === 'partial') log.warn({ ...summary, held: status.held.length }, 'reconcile');
     else if (ok) log.info(summary, 'reconcile');

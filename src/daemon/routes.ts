@@ -1,4 +1,4 @@
-import { handleControl, refuseWithoutToken, type ControlAction, type ControlAnswer } from './control.js';
+import { handleControl, refuseWithoutToken, type ControlAction, type ControlAnswer, type ControlRequestOptions } from './control.js';
 import type { DaemonConfig } from './config.js';
 import type { Routes } from './http.js';
 import type { DaemonMetrics } from './metrics.js';
@@ -13,9 +13,11 @@ export interface DaemonView {
   metrics: DaemonMetrics;
   scheduler: () => SchedulerStatus;
   stopping: () => boolean;
-  act: (action: ControlAction) => Record<string, unknown>;
+  act: (action: ControlAction, request: ControlRequestOptions) => Record<string, unknown>;
   /** POST /approve/FINGERPRINT, once the control token is checked. */
   approve: (fingerprint: string) => ControlAnswer;
+  /** Brings what changes with the time alone (the freeze) up to date before it is shown. */
+  refresh: () => void;
 }
 
 /** The routes of the daemon's port: health, readiness, metrics, status and control. */
@@ -24,18 +26,24 @@ export function daemonRoutes(view: DaemonView): Routes {
   return {
     healthz: () => ({ ok: true, body: 'ok\n' }),
     readyz: () => {
+      view.refresh();
+      const frozen = status.freeze?.active ? ` (frozen until ${status.freeze.active.until}: nothing is written)` : '';
       const ok = status.ready && !view.stopping();
       const suspended = status.suspendedSince === null ? '' : ` (suspended since ${status.suspendedSince}: nothing is written)`;
       const degraded = status.degraded === undefined ? '' : ` (${status.degraded})`;
-      return { ok, body: `${ok ? 'ready' : 'not ready: no reconcile has succeeded yet'}${suspended}${degraded}\n` };
+      return { ok, body: `${ok ? 'ready' : 'not ready: no reconcile has succeeded yet'}${suspended}${frozen}${degraded}\n` };
     },
-    metrics: async () => ({ contentType: metrics.contentType, body: await metrics.text() }),
+    metrics: async () => {
+      view.refresh();
+      return { contentType: metrics.contentType, body: await metrics.text() };
+    },
     statusPage: () => {
+      view.refresh();
       const s = view.scheduler();
       return renderStatusPage(status, { dir: config.dir, mode: config.policy.mode, running: s.running, nextRetryAt: s.nextRetryAt });
     },
     statusJson: () => statusJson(view),
-    control: (action, authorization) => handleControl({ token: config.controlToken ?? null, act: view.act }, action, authorization),
+    control: (action, authorization, request) => handleControl({ token: config.controlToken ?? null, act: view.act }, action, authorization, request),
     approve: (fingerprint, authorization) => refuseWithoutToken(config.controlToken ?? null, authorization) ?? view.approve(fingerprint),
     refuseStatus: (authorization) => (config.statusAuth === true ? refuseWithoutToken(config.controlToken ?? null, authorization) : undefined),
   };
@@ -43,6 +51,7 @@ export function daemonRoutes(view: DaemonView): Routes {
 
 /** GET /status: what `wsync ctl status` shows. */
 function statusJson(view: DaemonView): Record<string, unknown> {
+  view.refresh();
   const { status } = view;
   const s = view.scheduler();
   const last = status.last;
@@ -61,6 +70,7 @@ function statusJson(view: DaemonView): Record<string, unknown> {
     degraded: status.degraded ?? null,
     heldFingerprint: status.heldFingerprint ?? null,
     approval: status.approval,
+    freeze: status.freeze,
     last: last ?? null,
   };
 }

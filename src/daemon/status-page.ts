@@ -29,7 +29,7 @@ function historyRow(r: ReconcileRecord): string {
     cell(r.startedAt) +
     cell(r.trigger) +
     cell(r.revision) +
-    cell(r.suspended ? `${r.result} (suspended)` : r.result) +
+    cell(r.suspended ? `${r.result} (suspended)` : r.frozen ? `${r.result} (frozen)` : r.result) +
     cell(r.durationMs) +
     cell(r.created) +
     cell(r.updated) +
@@ -39,6 +39,16 @@ function historyRow(r: ReconcileRecord): string {
     cell(r.message ?? '') +
     '</tr>'
   );
+}
+
+/** The freeze windows, and the one now falls in. */
+function freezeText(status: DaemonStatus): string {
+  const freeze = status.freeze;
+  if (freeze === null) return 'no windows';
+  const windows = freeze.windows.map((w) => `<code>${escapeHtml(w)}</code>`).join(', ');
+  if (freeze.active === null) return `not now (windows: ${windows})`;
+  const { window, until } = freeze.active;
+  return `yes, until ${escapeHtml(until)} (<code>${escapeHtml(window)}</code>): reconciles plan and report, nothing is written (<code>wsync ctl reconcile --override-freeze</code> writes once)`;
 }
 
 /** The fingerprint of the held changes and the command that approves exactly them, or the approval waiting to be used. */
@@ -83,6 +93,7 @@ code { font-family: ui-monospace, monospace; }
 <dt>Revision</dt><dd id="revision"><code>${escapeHtml(status.revision ?? '–')}</code></dd>
 <dt>Mode</dt><dd>${escapeHtml(info.mode)}</dd>
 <dt>Suspended</dt><dd id="suspended">${status.suspendedSince === null ? 'no' : `yes, since ${escapeHtml(status.suspendedSince)}: reconciles plan and report drift, nothing is written (<code>wsync ctl resume</code>)`}</dd>
+<dt>Freeze</dt><dd id="freeze">${freezeText(status)}</dd>
 <dt>Ready</dt><dd id="ready">${status.ready ? 'yes' : 'no'}</dd>
 <dt>Held</dt><dd id="held">${escapeHtml(status.degraded ?? 'none')}${status.held.map((h) => `<br><code>${escapeHtml(`${h.kind}/${h.key}`)}</code>: ${escapeHtml(h.reason ?? '')}`).join('')}${approveHint(status)}</dd>
 <dt>Last result</dt><dd id="last-result">${escapeHtml(last ? `${last.result} (${last.trigger}, ${last.startedAt})` : 'none yet')}</dd>

@@ -40,6 +40,14 @@ export interface ReconcileRecord {
   message?: string;
   /** Ran while suspended: planned only. */
   suspended?: boolean;
+  /** Ran inside a freeze window (and was not told to override it): planned only. */
+  frozen?: boolean;
+}
+
+/** The freeze windows, and the one now falls in (ISO times). */
+export interface FreezeStatus {
+  windows: string[];
+  active: { window: string; since: string; until: string } | null;
 }
 
 /** The record of a reconcile that starts now: an error until it says otherwise. */
@@ -73,6 +81,8 @@ export class DaemonStatus {
   heldFingerprint: string | undefined = undefined;
   /** An approval waiting for the reconcile that writes with it. */
   approval: PendingApproval | null = null;
+  /** Freeze windows (null: none configured). */
+  freeze: FreezeStatus | null = null;
 
   /** `degraded: 2 held`, or undefined while nothing is held. */
   get degraded(): string | undefined {

@@ -122,6 +122,10 @@ vars?: {
 } | undefined
 }
 /**
+ * wsync run's freeze windows (--freeze, WSYNC_FREEZE win over these): "CRON DURATION [TIMEZONE]", e.g. "0 22 * * 5 60h" (Friday 22:00 UTC for 60 hours). Inside one the daemon plans and reports, and writes nothing.
+ */
+freeze?: string[]
+/**
  * Where wsync run posts an event when a reconcile fails, a plan is refused, observe mode finds drift, and when it recovers. Flags (--notify-webhook, --notify-slack-url-file) add targets to these. Never put a secret here: Slack URLs and HMAC keys come from a file or an environment variable.
  */
 notifications?: {

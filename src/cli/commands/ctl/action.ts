@@ -62,12 +62,21 @@ function statusText(body: Record<string, unknown>): string {
     ['last reconcile', last ? `${text(last.result)} (${text(last.trigger)}, ${text(last.startedAt)}, ${text(last.durationMs)} ms)${last.message ? `: ${text(last.message)}` : ''}` : 'none yet'],
     ['last success', text(body.lastSuccessAt)],
     ['pending drift', text(body.pendingDrift)],
+    ['freeze', freezeText(body.freeze)],
     ['held', typeof body.degraded === 'string' ? heldText(body) : 'none'],
     ['approval', approvalText(body.approval)],
     ['reconciling now', body.running ? 'yes' : 'no'],
     ['next retry', text(body.nextRetryAt)],
   ];
   return rows.map(([k, v]) => `${k.padEnd(16)}${v}\n`).join('');
+}
+
+function freezeText(freeze: unknown): string {
+  if (freeze === null || typeof freeze !== 'object') return 'no windows';
+  const { windows, active } = freeze as { windows?: unknown; active?: Record<string, unknown> | null };
+  const list = Array.isArray(windows) ? windows.map((w) => text(w)).join('; ') : '';
+  if (active === null || active === undefined) return `not now (windows: ${list})`;
+  return `yes, until ${text(active.until)} (${text(active.window)}): nothing is written; wsync ctl reconcile --override-freeze writes once`;
 }
 
 function heldText(body: Record<string, unknown>): string {
@@ -88,6 +97,7 @@ function actionText(verb: ControlVerb, body: Record<string, unknown>): string {
   }
   if (verb === 'suspend') return 'suspended: reconciles plan and report drift, nothing is written until `wsync ctl resume`\n';
   if (verb === 'resume') return 'resumed: a reconcile that writes runs now\n';
+  if (body.overrideFreeze === true) return 'reconcile requested, overriding the freeze: that one reconcile writes even inside a freeze window\n';
   return body.suspended ? 'reconcile requested (suspended: it plans and reports only)\n' : 'reconcile requested: it runs as soon as the one in flight (if any) ends\n';
 }
 
@@ -105,7 +115,8 @@ export async function runCtl(verb: string, flags: CtlFlags, io: CommandIo, argum
     if (v !== 'status' && secret === undefined) throw new ConfigError(`${v} needs the control token: --control-token-file FILE or WSYNC_CONTROL_TOKEN`);
     const fingerprint = v === 'approve' ? approveArgument(argument) : undefined;
     if (v !== 'approve' && argument !== undefined) throw new ConfigError(`${v} takes no argument (got "${argument}")`);
-    reply = await callDaemon(base, v, secret, timeoutMs, fingerprint);
+    if (flags.overrideFreeze === true && v !== 'reconcile') throw new ConfigError(`--override-freeze goes with reconcile, not ${v}`);
+    reply = await callDaemon(base, v, secret, timeoutMs, { ...(fingerprint === undefined ? {} : { argument: fingerprint }), overrideFreeze: flags.overrideFreeze === true });
   } catch (err) {
     const message = err instanceof ConfigError ? err.message : `the daemon did not answer: ${err instanceof Error ? err.message : String(err)}`;
     io.stderr.write(`ctl: ${safeLine(message)}\n`);

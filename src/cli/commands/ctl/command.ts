@@ -8,6 +8,7 @@ export interface CtlFlags {
   insecure?: boolean;
   format?: string;
   timeout?: string;
+  overrideFreeze?: boolean;
 }
 
 export function register(program: Command, context: CommandContext): void {
@@ -21,6 +22,7 @@ export function register(program: Command, context: CommandContext): void {
     .option('--insecure', 'allow sending the token in plain http to a host that is not loopback')
     .addOption(new Option('--format <format>', 'text or json').choices(['text', 'json']).default('text'))
     .option('--timeout <ms>', 'how long to wait for the daemon (default 5000)')
+    .option('--override-freeze', 'reconcile: this one reconcile writes even inside a freeze window (an emergency)')
     .action(async (verb: string, fingerprint: string | undefined, options: CtlFlags) => {
       const { runCtl } = await import('./action.js');
       context.exit(await runCtl(verb, options, context.io, fingerprint));
@@ -31,6 +33,7 @@ export function register(program: Command, context: CommandContext): void {
       ['wsync ctl status', 'what the daemon on this machine is doing (needs no token)'],
       ['wsync ctl suspend --control-token-file /etc/wsync/control', 'stop writing (it still plans and reports), e.g. during an incident'],
       ['wsync ctl reconcile --daemon http://wsync.ops:9464 --control-token-file control', 'reconcile now instead of at the next change'],
+      ['wsync ctl reconcile --override-freeze --control-token-file control', 'an emergency fix inside a freeze window: one reconcile writes'],
       ['wsync ctl approve held-0123456789ab-cdef01234567 --control-token-file control', 'let exactly the held changes the daemon shows through, at a reconcile now'],
     ],
   });

@@ -18,6 +18,11 @@ export interface RunFlags extends PolicyFlags, SettingsFlags, LimitFlags, Notify
   concurrency?: string;
   logLevel?: string;
   logFormat?: string;
+  freeze?: string[];
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 export function register(program: Command, context: CommandContext): void {
@@ -31,6 +36,7 @@ export function register(program: Command, context: CommandContext): void {
     .option('--listen <host:port>', 'address of the health, metrics and status port; port 0 picks one (env WSYNC_LISTEN; default 127.0.0.1:9464)')
     .option('--resync <cron>', 'schedule of the drift-correcting reconcile, or "off" (env WSYNC_RESYNC; default "*/5 * * * *")')
     .option('--debounce <ms>', 'wait this long after the last file change before reconciling (default 200)')
+    .option('--freeze <window>', 'a freeze window, "CRON DURATION [TIMEZONE]" (repeatable; env WSYNC_FREEZE, windows split by ";"; wsync.yaml freeze): inside one, reconciles plan and report, nothing is written', collect)
     .addOption(new Option('--mode <mode>', 'enforce: converge; observe: report drift, never write').choices(['enforce', 'observe']).default('enforce'))
     .option('--concurrency <n>', 'changes applied at once within a dependency level (default 4)')
     .option('--log-level <level>', 'trace, debug, info, warn, error, fatal or silent (env WSYNC_LOG_LEVEL; default info)')
@@ -54,6 +60,7 @@ export function register(program: Command, context: CommandContext): void {
       'WSYNC_STATE_DIR',
       'WSYNC_LISTEN',
       'WSYNC_RESYNC',
+      'WSYNC_FREEZE',
       'WSYNC_LOG_LEVEL',
       'WSYNC_SUSPEND',
       'WSYNC_STATUS_AUTH',
@@ -70,6 +77,7 @@ export function register(program: Command, context: CommandContext): void {
       ['wsync run /git/workspace', "next to git-sync: reconcile at start, on every change of the link's target, and every 5 minutes"],
       ['wsync run --suspended --listen 0.0.0.0:9464 /git/workspace', 'plan and report only, metrics on every address, until wsync ctl resume'],
       ['wsync run --prune --control-token-file /etc/wsync/control workspace', 'also prune, and accept wsync ctl suspend/resume/reconcile'],
+      ['wsync run --freeze "0 22 * * 5 60h" --freeze "0 0 20 12 * 14d Europe/Berlin" workspace', 'write nothing from Friday 22:00 UTC to Monday 10:00, nor over the holidays'],
     ],
   });
   cmd.action(async (dir: string, options: RunFlags) => {

@@ -6,7 +6,9 @@ import { resolve } from 'node:path';
 import type { DaemonConfig } from '../../../daemon/daemon.js';
 import { parseListen, type ListenAddress } from '../../../daemon/http.js';
 import { isLogLevel } from '../../../daemon/logger.js';
+import { FreezeWindowError, parseFreezeWindow, type FreezeWindow } from '../../../daemon/freeze.js';
 import { defaultStateDir } from '../../../daemon/snapshot.js';
+import { CONFIG_FILE } from '../../../source/config.js';
 import { treeLimitsOf } from '../../limits.js';
 import { resolveRevisionMarks } from '../../revision-marks.js';
 import { environmentStateDir } from '../../environment.js';
@@ -39,6 +41,7 @@ export type Settings = Pick<
   | 'suspended'
   | 'revisionMarks'
   | 'environment'
+  | 'freeze'
 > & { logLevel: string; pretty?: boolean };
 
 function positiveInt(text: string, flag: string, min: number): number {
@@ -87,6 +90,8 @@ export async function settingsFrom(dirArg: string, flags: RunFlags, env: Readonl
     settings.notifications = { targets };
     if (configured.notifications?.timeoutMs !== undefined) settings.notifications.timeoutMs = configured.notifications.timeoutMs;
   }
+  const freeze = freezeWindows(flags, env, configured.freeze);
+  if (freeze.length > 0) settings.freeze = freeze;
   const token = controlToken(flags, configured.env);
   if (token) settings.controlToken = token;
   if (statusAuth(flags, configured.env, token)) settings.statusAuth = true;
@@ -99,6 +104,23 @@ export async function settingsFrom(dirArg: string, flags: RunFlags, env: Readonl
   const marks = resolveRevisionMarks(flags, env, configured.connection.insecure === true);
   if (marks) settings.revisionMarks = marks;
   return settings;
+}
+
+/** The freeze windows: the flags', else WSYNC_FREEZE's (split by ";"), else wsync.yaml's; a bad one is a UsageError naming where it is. */
+function freezeWindows(flags: RunFlags, env: Readonly<Record<string, string | undefined>>, file: { windows: string[]; line: number } | undefined): FreezeWindow[] {
+  const given: { text: string; where: string }[] =
+    flags.freeze !== undefined && flags.freeze.length > 0
+      ? flags.freeze.map((text) => ({ text, where: '--freeze' }))
+      : env.WSYNC_FREEZE !== undefined && env.WSYNC_FREEZE.trim() !== ''
+        ? env.WSYNC_FREEZE.split(';').map((t) => t.trim()).filter((t) => t !== '').map((text) => ({ text, where: 'WSYNC_FREEZE' }))
+        : (file?.windows ?? []).map((text, i) => ({ text, where: `${CONFIG_FILE}:${file?.line ?? 1}: freeze[${i}]` }));
+  return given.map(({ text, where }) => {
+    try {
+      return parseFreezeWindow(text, where);
+    } catch (err) {
+      throw err instanceof FreezeWindowError ? new UsageError(err.message) : err;
+    }
+  });
 }
 
 export function modeOf(flags: RunFlags): 'enforce' | 'observe' {
