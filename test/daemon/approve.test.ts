@@ -39,11 +39,11 @@ describe('wsync ctl approve', () => {
       controlToken: () => TOKEN,
     });
     const reconciles = (result: string): LogLine[] => lines.filter((l) => l.msg === 'reconcile' && l.result === result);
-    await waitUntil(() => reconciles('applied').length === 1, { what: 'the first apply' });
+    await waitUntil(() => reconciles('applied').length === 1, { what: 'the first apply', timeoutMs: 30_000 });
 
     await rm(join(tree, 'b.yaml'));
     expect((await ctl(daemon.url, 'reconcile')).code).toBe(0);
-    await waitUntil(() => reconciles('partial').length > 0, { what: 'a reconcile that holds the delete' });
+    await waitUntil(() => reconciles('partial').length > 0, { what: 'a reconcile that holds the delete', timeoutMs: 30_000 });
     const held = String((await statusOf(daemon.url)).heldFingerprint);
     expect(held).toMatch(/^held-[0-9a-f]{12}-[0-9a-f]{12}$/);
     expect((await ctl(daemon.url, 'status')).stdout).toMatch(new RegExp(`^held\\s+degraded: 1 held \\(approve exactly these: wsync ctl approve ${held}\\)$`, 'm'));
@@ -78,19 +78,19 @@ describe('wsync ctl approve', () => {
       policy: { ...DEFAULT_POLICY, prune: true, maxDeletes: 0 },
       controlToken: () => TOKEN,
     });
-    await waitUntil(() => lines.some((l) => l.msg === 'reconcile' && l.result === 'applied'), { what: 'the first apply' });
+    await waitUntil(() => lines.some((l) => l.msg === 'reconcile' && l.result === 'applied'), { what: 'the first apply', timeoutMs: 30_000 });
     expect((await ctl(daemon.url, 'suspend')).code).toBe(0);
     await rm(join(tree, 'b.yaml'));
     const count = (): number => lines.filter((l) => l.msg === 'reconcile').length;
     let before = count();
     expect((await ctl(daemon.url, 'reconcile')).code).toBe(0);
-    await waitUntil(async () => count() > before && typeof (await statusOf(daemon.url)).heldFingerprint === 'string', { what: 'a planned reconcile holding the delete' });
+    await waitUntil(async () => count() > before && typeof (await statusOf(daemon.url)).heldFingerprint === 'string', { what: 'a planned reconcile holding the delete', timeoutMs: 30_000 });
     const held = String((await statusOf(daemon.url)).heldFingerprint);
 
     // Suspended: the reconcile the approval requests only plans, and the approval waits.
     before = count();
     expect((await ctl(daemon.url, 'approve', held)).code).toBe(0);
-    await waitUntil(() => count() > before, { what: 'the reconcile the approval requested' });
+    await waitUntil(() => count() > before, { what: 'the reconcile the approval requested', timeoutMs: 30_000 });
     expect((await statusOf(daemon.url)).approval).toMatchObject({ fingerprint: held });
     expect((await ctl(daemon.url, 'status')).stdout).toMatch(new RegExp(`^approval\\s+${held} \\(given [^)]+\\): applied by the next reconcile that writes$`, 'm'));
     expect(await notifierNames()).toContain(`${prefix}-b`);
@@ -102,7 +102,7 @@ describe('wsync ctl approve', () => {
     expect(dropped).toMatchObject({ fingerprint: held, why: expect.stringContaining('the changes held now are not the ones approved (2 held:') });
     expect((await statusOf(daemon.url)).approval).toBeNull();
     expect((await ctl(daemon.url, 'resume')).code).toBe(0);
-    await waitUntil(() => lines.some((l) => l.msg === 'reconcile' && l.result === 'partial'), { what: 'a reconcile that writes and holds both' });
+    await waitUntil(() => lines.some((l) => l.msg === 'reconcile' && l.result === 'partial'), { what: 'a reconcile that writes and holds both', timeoutMs: 30_000 });
     expect(await notifierNames()).toEqual(expect.arrayContaining([`${prefix}-b`, `${prefix}-c`]));
   });
 });

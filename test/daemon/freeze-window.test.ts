@@ -40,7 +40,7 @@ describe('a freeze window', () => {
       clock,
     });
     const reconciles = (): LogLine[] => lines.filter((l) => l.msg === 'reconcile');
-    await waitUntil(() => reconciles().length > 0, { what: 'the first reconcile' });
+    await waitUntil(() => reconciles().length > 0, { what: 'the first reconcile', timeoutMs: 30_000 });
     expect(reconciles()[0]).toMatchObject({ trigger: 'start', result: 'planned', frozen: true, created: 0 });
     expect(await notifierNames()).not.toContain('frozen-a');
 
@@ -57,19 +57,19 @@ describe('a freeze window', () => {
     const override = await runCli(['ctl', 'reconcile', '--override-freeze', '--daemon', daemon.url], { env: { WSYNC_CONTROL_TOKEN: TOKEN } });
     expect(override.code).toBe(0);
     expect(override.stdout).toContain('overriding the freeze');
-    await waitUntil(() => reconciles().some((l) => l.trigger === 'control' && l.result === 'applied' && l.created === 1), { what: 'the overriding reconcile' });
+    await waitUntil(() => reconciles().some((l) => l.trigger === 'control' && l.result === 'applied' && l.created === 1), { what: 'the overriding reconcile', timeoutMs: 30_000 });
     expect(lines.some((l) => l.msg === 'freeze overridden (wsync ctl reconcile --override-freeze): this reconcile writes')).toBe(true);
     expect(await notifierNames()).toContain('frozen-a');
 
     // Still frozen: an edit is planned and reported, not written.
     const before = reconciles().length;
     await writeFile(join(tree, 'b.yaml'), notifierYaml('frozen-b'));
-    await waitUntil(() => reconciles().slice(before).some((l) => l.trigger === 'change' && l.frozen === true && l.drift === 1), { what: 'a frozen reconcile of the edit' });
+    await waitUntil(() => reconciles().slice(before).some((l) => l.trigger === 'change' && l.frozen === true && l.drift === 1), { what: 'a frozen reconcile of the edit', timeoutMs: 30_000 });
     expect(await notifierNames()).not.toContain('frozen-b');
 
     // 11:00: the window ends, the daemon reconciles by itself and writes what it held back.
     await clock.advance(1.5 * HOUR);
-    await waitUntil(() => reconciles().some((l) => l.trigger === 'freeze-end' && l.result === 'applied' && l.created === 1), { what: 'the reconcile at the end of the window' });
+    await waitUntil(() => reconciles().some((l) => l.trigger === 'freeze-end' && l.result === 'applied' && l.created === 1), { what: 'the reconcile at the end of the window', timeoutMs: 30_000 });
     expect(await notifierNames()).toContain('frozen-b');
     expect(sampleValue(await scrapeMetrics(daemon.url), 'wsync_freeze_active')).toBe(0);
     expect((await runCli(['ctl', 'status', '--daemon', daemon.url])).stdout).toMatch(/^freeze\s+not now \(windows: 0 9 \* \* \* 2h\)$/m);
