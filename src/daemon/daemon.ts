@@ -60,7 +60,7 @@ export class Daemon {
   private constructor(config: DaemonConfig) {
     this.config = config;
     this.log = config.logger;
-    this.metrics = new DaemonMetrics({ version: config.version });
+    this.metrics = new DaemonMetrics({ version: config.version, ...(config.environment === undefined ? {} : { environment: config.environment }) });
     if (config.suspended) this.setSuspended(true);
     this.notifications = startNotifications(config, this.metrics);
     this.connection = config.connection;

@@ -25,8 +25,10 @@ export class DaemonMetrics {
   readonly freezeActive: Gauge;
   readonly notificationsTotal: Counter<'target' | 'event' | 'outcome'>;
 
-  constructor(opts: { defaultMetrics?: boolean; version?: string } = {}) {
+  constructor(opts: { defaultMetrics?: boolean; version?: string; environment?: string } = {}) {
     const registers = [this.registry];
+    // Every series of a daemon that syncs one environment of a tree names it.
+    if (opts.environment !== undefined) this.registry.setDefaultLabels({ env: opts.environment });
     this.reconcileTotal = new Counter({
       name: 'wsync_reconcile_total',
       help: 'Reconciles by result (applied, planned, failed, invalid, unappliable, refused, error, missing).',

@@ -66,6 +66,7 @@ describe('one tree, two workspaces', () => {
     const toProd = await runCli(['apply', dir], { env: { ...prod.env, WSYNC_ENV: 'prod' } });
     expect(toProd.code, toProd.stdout + toProd.stderr).toBe(0);
     expect(toProd.stdout).toContain('Environment: prod');
+    expect(toProd.stdout).toMatch(/Apply complete: .* \(environment prod\)\n/);
 
     const stagingState = await staging.state();
     const prodState = await prod.state();

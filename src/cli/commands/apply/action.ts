@@ -224,6 +224,12 @@ function printDiagnostics(list: readonly Diagnostic[], err: (text: string) => vo
   for (const d of sortDiagnostics(list)) err(formatDiagnostic(d));
 }
 
+/** ` (environment prod)` after the summary of an apply of a tree with environments. */
+function environmentNote(outcome: ReconcileOutcome): string {
+  const environment = outcome.desired.environment;
+  return environment === undefined ? '' : ` (environment ${safeText(environment)})`;
+}
+
 function report(outcome: ReconcileOutcome, json: boolean, out: (t: string) => void, err: (t: string) => void): number {
   const { status, plan, result } = outcome;
   if (json) {
@@ -264,10 +270,10 @@ function report(outcome: ReconcileOutcome, json: boolean, out: (t: string) => vo
   printDiagnostics(outcome.diagnostics.filter((d) => d.severity === 'warning'), err);
   if (!json) for (const skip of outcome.desired.skips ?? []) err(formatSkip(skip));
   if (!result) {
-    if (!json) out('Apply complete: nothing to do');
+    if (!json) out(`Apply complete${environmentNote(outcome)}: nothing to do`);
     return 0;
   }
-  if (!json) out(formatApplySummary(result));
+  if (!json) out(`${formatApplySummary(result)}${environmentNote(outcome)}`);
   if (result.failed > 0 || result.aborted) return 1;
   if (status === 'partial') {
     reportHeld(plan, err);
