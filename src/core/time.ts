@@ -1,6 +1,6 @@
 // "No time" as the service's clients spell it: Go sends and answers its zero time
 // (`0001-01-01T00:00:00Z`) for an unset timestamp, others send `null` or `""`.
-import { findPaths, withoutValueAt } from './json-paths.js';
+import { findPaths, withoutValuesAt } from './json-paths.js';
 import type { JsonObject, JsonValue } from './types.js';
 
 /** The first instant after Go's zero time day; anything before it is "no time". */
@@ -16,9 +16,6 @@ export function isAbsentTime(value: JsonValue | undefined): boolean {
 
 /** A copy of `spec` without the timestamps (dotted patterns) that mean "no time". */
 export function withoutAbsentTimes(spec: JsonObject, patterns: readonly string[]): JsonObject {
-  let out = spec;
-  for (const found of findPaths(spec, patterns)) {
-    if (isAbsentTime(found.value)) out = withoutValueAt(out, found.segments);
-  }
-  return out;
+  const absent = findPaths(spec, patterns).filter((found) => isAbsentTime(found.value));
+  return withoutValuesAt(spec, absent.map((found) => found.segments));
 }

@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import { forbiddenNameCharacter } from '../core/names.js';
 import { compareText, isEmptyValue, isJsonObject, jsonEqual, setOwn, sortedIfStrings } from '../core/json.js';
-import { findPaths, getAt, toPointer, withoutValueAt, withValueAt } from '../core/json-paths.js';
+import { findPaths, getAt, toPointer, withoutValueAt, withValueAt, withValuesAt } from '../core/json-paths.js';
 import type { JsonObject, JsonValue, KindName, LiveObject, LiveState } from '../core/types.js';
 import { KIND_NAMES, kindModule } from '../kinds/index.js';
 import type { KindModule, ResolveId } from '../kinds/types.js';
@@ -359,10 +359,15 @@ export function exportWorkspace(live: LiveState, options: ExportOptions): Export
       identity: `${draft.module.kind}\u0000${draft.key}\u0000${slot.segments.join('\u0000')}`,
     })),
   );
+  // Put per object at once: one copy per value made an object of 60,000 headers quadratic.
+  const puts = new Map<Draft, [string[], JsonValue][]>();
   requests.forEach(({ draft, slot }, i) => {
-    draft.spec = withValueAt(draft.spec, slot.segments, `\${env:${names[i] as string}}`);
+    const list = puts.get(draft) ?? [];
+    list.push([slot.segments, `\${env:${names[i] as string}}`]);
+    puts.set(draft, list);
     draft.variables.push(names[i] as string);
   });
+  for (const [draft, list] of puts) draft.spec = withValuesAt(draft.spec, list);
 
   // Files: one per object, under the kind's folder.
   const files: ExportedFile[] = [];

@@ -2,8 +2,8 @@
 // that only real differences remain, then walked into field-level diffs.
 import type { FieldDiff, JsonObject, JsonValue } from '../core/types.js';
 import type { KindModule } from '../kinds/types.js';
-import { canonicalJson, compareText, dropEmpty, dropEmptyObject, isEmptyValue, isJsonObject, jsonEqual, ownChild, setOwn } from '../core/json.js';
-import { findPaths, getAt, isPrefix, withValueAt, withoutValueAt } from '../core/json-paths.js';
+import { canonicalJson, compareText, dropEmpty, dropEmptyObject, isEmptyValue, isJsonObject, jsonEqual } from '../core/json.js';
+import { findPaths, getAt, isPrefix, withValueAt, withValuesAt, withoutValuesAt } from '../core/json-paths.js';
 import { withoutAbsentTimes } from '../core/time.js';
 import { compareSecrets, type SecretState } from './secrets.js';
 
@@ -129,21 +129,20 @@ function clean(
   // Copy on write: the spec's objects are shared with the result wherever nothing changes in them.
   let cleaned = dropEmptyObject(withoutAbsentTimes(spec, module.timestamps));
   let removed = false;
-  const remove = (segments: readonly string[]): void => {
-    cleaned = withoutValueAt(cleaned, segments);
+  const remove = (found: readonly { segments: readonly string[] }[]): void => {
+    if (found.length === 0) return;
+    cleaned = withoutValuesAt(cleaned, found.map((f) => f.segments));
     removed = true;
   };
-  for (const found of findPaths(cleaned, module.secretFields)) remove(found.segments);
+  remove(findPaths(cleaned, module.secretFields));
   if (withDefaults) {
     const spec = cleaned;
-    cleaned = withValues(
+    cleaned = withValuesAt(
       spec,
       defaultsOf(module).filter(([segments]) => isEmptyValue(getAt(spec, segments))),
     );
   }
-  for (const pattern of [...ignore.map((p) => p.join('.')), ...dropped]) {
-    for (const found of findPaths(cleaned, [pattern])) remove(found.segments);
-  }
+  for (const pattern of [...ignore.map((p) => p.join('.')), ...dropped]) remove(findPaths(cleaned, [pattern]));
   // A removal may leave an object empty.
   return removed ? dropEmptyObject(cleaned) : cleaned;
 }
@@ -224,36 +223,7 @@ function canonical(module: KindModule, spec: JsonObject): JsonObject {
     for (const item of found.value) unique.set(typeof item === 'string' ? `s${item}` : canonicalJson(item), item);
     puts.push([found.segments, [...unique.keys()].sort().map((k) => unique.get(k) as JsonValue)]);
   }
-  return withValues(spec, puts);
-}
-
-/**
- * `spec` with each value put at its path, copying only the objects on those paths, each once (the
- * rest is shared with `spec`, which is never changed).
- */
-function withValues(spec: JsonObject, puts: readonly (readonly [readonly string[], JsonValue])[]): JsonObject {
-  if (puts.length === 0) return spec;
-  const copies = new Set<JsonObject>();
-  const copyOf = (node: JsonObject): JsonObject => {
-    if (copies.has(node)) return node;
-    const copy = { ...node };
-    copies.add(copy);
-    return copy;
-  };
-  const root = copyOf(spec);
-  for (const [segments, value] of puts) {
-    let node = root;
-    for (let i = 0; i < segments.length - 1; i++) {
-      const key = segments[i] as string;
-      const child = ownChild(node, key);
-      const next = isJsonObject(child) ? copyOf(child) : copyOf({});
-      setOwn(node, key, next);
-      node = next;
-    }
-    const last = segments[segments.length - 1];
-    if (last !== undefined) setOwn(node, last, value);
-  }
-  return root;
+  return withValuesAt(spec, puts);
 }
 
 /** Diffs at the smallest differing node; objects are entered, arrays and scalars compared whole. */
