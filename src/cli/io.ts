@@ -4,9 +4,25 @@
 
 /** Where a command prints: process.stdout, or a test's buffer. */
 export interface OutputStream {
+  /** false when the stream's buffer is full (then wait for 'drain'). */
   write(text: string): unknown;
   /** A terminal: colours and pretty logs by default. */
   readonly isTTY?: boolean;
+  once?(event: 'drain', listener: () => void): unknown;
+}
+
+/**
+ * Pieces of output, each redacted, written as they come and no faster than the stream takes them:
+ * a pipe that reads slowly would otherwise hold the whole output in its queue (a 28 MB plan).
+ */
+export async function writeChunks(stream: OutputStream, chunks: Iterable<string>, redact: (text: string) => string): Promise<void> {
+  for (const chunk of chunks) {
+    if (chunk === '') continue;
+    if (stream.write(redact(chunk)) === false && stream.once) {
+      const once = stream.once.bind(stream);
+      await new Promise<void>((resolve) => once('drain', resolve));
+    }
+  }
 }
 
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';

@@ -1,8 +1,8 @@
 // Plan renderers: text for terminals, json for `--out plan.json`, markdown for pull requests.
-export { diffLines, renderText } from './text.js';
+export { diffLines, renderText, textChunks } from './text.js';
 export type { TextOptions } from './text.js';
-export { parsePlanJson, PLAN_FORMAT_VERSION, renderJson } from './json.js';
-export { codeSpan, escapeMarkdown, markdownDiffLines, renderMarkdown } from './markdown.js';
+export { jsonChunks, parsePlanJson, PLAN_FORMAT_VERSION, renderJson } from './json.js';
+export { codeSpan, escapeMarkdown, markdownChunks, markdownDiffLines, renderMarkdown } from './markdown.js';
 export {
   ACTION_SYMBOL,
   formatValue,

@@ -85,7 +85,8 @@ function changeBlock(change: Change, redact: ((text: string) => string) | undefi
   const reason = change.reason ? ` — ${escapeMarkdown(safeMessage(change.reason))}` : '';
   const warning = change.warning ? [`  - :rotating_light: **${escapeMarkdown(safeMessage(change.warning))}**`] : [];
   const details = change.outline ? outlineLines(change, redact) : change.diffs.flatMap((d) => markdownDiffLines(d, change, redact));
-  return [`- **${actionLabel(change.action)}** ${codeSpan(changeTitle(change))}${id}${reason}`, ...warning, ...details];
+  // concat, not a spread: a change of 100,000 fields would pass that many arguments.
+  return [`- **${actionLabel(change.action)}** ${codeSpan(changeTitle(change))}${id}${reason}`, ...warning].concat(details);
 }
 
 function diagnosticLine(d: Diagnostic): string {
@@ -115,8 +116,37 @@ function summaryTable(plan: Plan): string[] {
 }
 
 export function renderMarkdown(plan: Plan, options?: RenderOptions): string {
+  return [...markdownChunks(plan, options)].join('');
+}
+
+/** The markdown form in pieces, a change at a time, each redacted (see textChunks). */
+export function* markdownChunks(plan: Plan, options?: RenderOptions): Generator<string> {
+  for (const piece of withoutTrailingNewlines(markdownPieces(plan, options?.redact))) yield applyRedaction(piece, options);
+}
+
+/** Lines joined, without the blank lines that end the whole (the pieces end on line breaks). */
+function* withoutTrailingNewlines(pieces: Iterable<string>): Generator<string> {
+  let held = '';
+  for (const piece of pieces) {
+    const body = piece.replace(/\n+$/, '');
+    if (body === '') {
+      held += piece;
+      continue;
+    }
+    yield held + body;
+    held = piece.slice(body.length);
+  }
+  yield '\n';
+}
+
+function* markdownPieces(plan: Plan, redact: ((text: string) => string) | undefined): Generator<string> {
   const heading = plan.environment === undefined ? '### wsync plan' : `### wsync plan: environment ${codeSpan(plan.environment)}`;
   const out: string[] = [heading, '', `**${escapeMarkdown(summarySentence(plan))}**`, ''];
+  const flush = (): string => {
+    const piece = out.length === 0 ? '' : `${out.join('\n')}\n`;
+    out.length = 0;
+    return piece;
+  };
   const table = summaryTable(plan);
   if (table.length > 0) out.push(...table, '');
 
@@ -147,19 +177,22 @@ export function renderMarkdown(plan: Plan, options?: RenderOptions): string {
   const others = removals.filter((c) => c.removedByChange !== true);
   if (byChange.length > 0) {
     out.push(`#### :wastebasket: Removed by this change (${byChange.length})`, '', 'Declared in the base and no longer in the files: what merging deletes.', '');
-    for (const change of byChange) out.push(...changeBlock(change, options?.redact));
+    yield flush();
+    for (const change of byChange) yield `${changeBlock(change, redact).join('\n')}\n`;
     out.push('');
   }
   const deletes = others.filter((c) => c.action === 'delete' || c.action === 'refused' || !c.owned);
   const kept = others.filter((c) => !deletes.includes(c));
   if (deletes.length > 0) {
     out.push(`#### ${byChange.length > 0 ? 'Other deletes' : 'Deletes'} (${deletes.length})`, '');
-    for (const change of deletes) out.push(...changeBlock(change, options?.redact));
+    yield flush();
+    for (const change of deletes) yield `${changeBlock(change, redact).join('\n')}\n`;
     out.push('');
   }
   if (kept.length > 0) {
     out.push(`#### No longer declared (${kept.length})`, '', 'Owned by wsync, in no file any more, and not deleted: `--prune` deletes them; declare one with `wsync/mode: abandon` to let it go.', '');
-    for (const change of kept) out.push(...changeBlock(change, options?.redact));
+    yield flush();
+    for (const change of kept) yield `${changeBlock(change, redact).join('\n')}\n`;
     out.push('');
   }
 
@@ -176,9 +209,10 @@ export function renderMarkdown(plan: Plan, options?: RenderOptions): string {
         .map((a) => `${counts.get(a)} ${a}`)
         .join(', ');
       out.push(`<details><summary>${kind}: ${summary}</summary>`, '');
-      for (const change of changes) out.push(...changeBlock(change, options?.redact));
+      yield flush();
+      for (const change of changes) yield `${changeBlock(change, redact).join('\n')}\n`;
       out.push('', '</details>', '');
     }
   }
-  return applyRedaction(`${out.join('\n').replace(/\n+$/, '')}\n`, options);
+  yield flush();
 }

@@ -85,13 +85,14 @@ function changeLines(change: Change, paint: Paint, verbose: boolean, redact: ((t
   const symbol = ACTION_SYMBOL[change.action].padStart(3);
   const id = change.id ? ` (id ${safeText(change.id)})` : '';
   const lines = [`${paint(style, `${symbol} ${actionLabel(change.action).padEnd(7)}`)} ${paint('bold', changeTitle(change))}${id}`];
+  // Loops, not push(...lines): a change of 100,000 fields would pass that many arguments.
   if (change.warning) lines.push(`        ${paint('red', paint('bold', `!! ${safeMessage(change.warning)}`))}`);
   if (change.reason) lines.push(`        # ${safeMessage(change.reason)}`);
   if (verbose && change.source) lines.push(`        # declared in ${safeText(change.source.file)}:${change.source.line}`);
   if (verbose && change.dependsOn.length > 0) lines.push(`        # after ${change.dependsOn.map((ref) => safeText(ref)).join(', ')}`);
   const options = { paint, ...(redact ? { redact } : {}) };
-  if (change.outline) lines.push(...outlineLines(change, options));
-  else for (const diff of change.diffs) lines.push(...diffLines(diff, change, options).map((line) => `        ${line}`));
+  if (change.outline) for (const line of outlineLines(change, options)) lines.push(line);
+  else for (const diff of change.diffs) for (const line of diffLines(diff, change, options)) lines.push(`        ${line}`);
   return lines;
 }
 
@@ -101,13 +102,22 @@ function outlineLines(change: Change, options: DiffLineOptions): string[] {
   for (const group of change.outline ?? []) {
     lines.push(`        ${groupHeading(group, change)}`);
     const target = groupDiffTarget(group, change);
-    for (const diff of group.diffs) lines.push(...diffLines(diff, target, options).map((line) => `          ${line}`));
+    for (const diff of group.diffs) for (const line of diffLines(diff, target, options)) lines.push(`          ${line}`);
     for (const note of group.notes ?? []) lines.push(`          ${safeMessage(note)}`);
   }
   return lines;
 }
 
 export function renderText(plan: Plan, options: TextOptions): string {
+  return [...textChunks(plan, options)].join('');
+}
+
+/**
+ * The text form in pieces, a change at a time, each redacted: printed as they come, a plan's
+ * output never has to be held whole (60,000 header lines of a create made a 28 MB string).
+ */
+export function* textChunks(plan: Plan, options: TextOptions): Generator<string> {
+  const chunk = (lines: readonly string[]): string => applyRedaction(lines.length === 0 ? '' : `${lines.join('\n')}\n`, options);
   const paint = painter(options.color);
   const verbose = options.verbose ?? false;
   const out: string[] = [];
@@ -144,12 +154,14 @@ export function renderText(plan: Plan, options: TextOptions): string {
   if (shown.length > 0 || quietAdopts > 0) {
     out.push('wsync plan:');
     out.push('');
-    for (const change of shown) out.push(...changeLines(change, paint, verbose, options.redact));
+    yield chunk(out);
+    out.length = 0;
+    for (const change of shown) yield chunk(changeLines(change, paint, verbose, options.redact));
     if (quietAdopts > 0) out.push(`  ${paint(ACTION_STYLE.adopt, ACTION_SYMBOL.adopt)} ${quietAdoptSentence(quietAdopts)} (--verbose lists them)`);
     out.push('');
   }
   const unchanged = plan.summary.noop;
   const sentence = summarySentence(plan);
   out.push(paint('bold', sentence) + (unchanged > 0 && sentence.startsWith('Plan:') ? ` ${unchanged} unchanged.` : ''));
-  return applyRedaction(`${out.join('\n')}\n`, options);
+  yield chunk(out);
 }

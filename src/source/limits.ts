@@ -26,6 +26,14 @@ export const MAX_DOCUMENT_NODES = 200_000;
 export const MAX_DEPTH = 64;
 /** YAML errors reported per file; the parser often reports a cascade after the first one. */
 export const MAX_YAML_ERRORS_PER_FILE = 10;
+/**
+ * Secret values (webhook header values, tokens, webhook URLs) in the whole tree. Each one is
+ * compared by keyed hash, shown as its own sensitive field and recorded in the inventory, at about
+ * 1 KB apiece while a plan or apply runs: 7 notifiers of 60,000 header values (7.5 MB, within the
+ * byte limit) took plan past the Kubernetes example's 384 MiB and made a 55 MB inventory. A
+ * notifier has one to a few; 20,000 is far above any real tree and bounds them near 20 MB.
+ */
+export const MAX_SECRET_VALUES = 20_000;
 /** A file read through `${file:}` larger than this is refused. */
 export const MAX_SECRET_FILE_BYTES = 1024 * 1024;
 

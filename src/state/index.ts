@@ -9,7 +9,7 @@ import {
   loadInventory,
   readHashKey,
   readWriterId,
-  serializeInventory,
+  inventoryChunks,
   sameEntry,
   sortEntries,
   WRITER_ID_FILE,
@@ -179,7 +179,7 @@ function createHandle(input: HandleInput): StateHandle {
       .then(prepareWrites)
       .then(() => {
         queued = undefined;
-        return writeFileAtomic(file, serializeInventory([...entries.values()]), 0o600);
+        return writeFileAtomic(file, inventoryChunks([...entries.values()]), 0o600);
       })
       .then(
         () => {

@@ -53,9 +53,24 @@ export function sortEntries(entries: readonly InventoryEntry[]): InventoryEntry[
   return entries.map(canonicalEntry).sort(compareEntries);
 }
 
-/** The file's text: stable order, one field a line, so a diff of two versions reads well. */
-export function serializeInventory(entries: readonly InventoryEntry[]): string {
-  return `${JSON.stringify({ version: 1, entries: sortEntries(entries) }, null, 2)}\n`;
+/**
+ * The file's text, an entry at a time: stable order, one field a line, so a diff of two versions
+ * reads well; never the whole file as one string nor a canonical copy of every entry at once (it
+ * is written after every confirmed write).
+ */
+export function* inventoryChunks(entries: readonly InventoryEntry[]): Generator<string> {
+  const order = [...entries].sort(compareEntries);
+  if (order.length === 0) {
+    yield '{\n  "version": 1,\n  "entries": []\n}\n';
+    return;
+  }
+  yield '{\n  "version": 1,\n  "entries": [';
+  let first = true;
+  for (const entry of order) {
+    yield `${first ? '' : ','}\n    ${JSON.stringify(canonicalEntry(entry), null, 2).replace(/\n/g, '\n    ')}`;
+    first = false;
+  }
+  yield '\n  ]\n}\n';
 }
 
 export function parseInventory(text: string, file: string): InventoryEntry[] {

@@ -3,6 +3,8 @@ import type { JsonObject } from '../../src/core/types.js';
 import {
   deleteAt,
   findPaths,
+  withValuesAt,
+  withoutValuesAt,
   getAt,
   isPrefix,
   matchesPattern,
@@ -92,5 +94,26 @@ describe('spec paths', () => {
     const copy = withValueAt({}, ['__proto__'], 'x');
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
     expect(Object.keys(copy)).toEqual(['__proto__']);
+  });
+});
+
+describe('withValuesAt and withoutValuesAt', () => {
+  it('put and remove many paths with one copy of each object on the way, never changing the input', () => {
+    const spec = { a: { b: { c: 1, d: 2, e: 3 }, x: 1 }, keep: { y: 1 } };
+    const before = JSON.stringify(spec);
+    const removed = withoutValuesAt(spec, [['a', 'b', 'c'], ['a', 'b', 'd'], ['a', 'missing', 'z'], ['nope']]);
+    expect(removed).toEqual({ a: { b: { e: 3 }, x: 1 }, keep: { y: 1 } });
+    expect(removed.keep).toBe(spec.keep);
+    const put = withValuesAt(spec, [[['a', 'b', 'c'], 9], [['n', 'm'], 'new']]);
+    expect(put).toEqual({ a: { b: { c: 9, d: 2, e: 3 }, x: 1 }, keep: { y: 1 }, n: { m: 'new' } });
+    expect(JSON.stringify(spec)).toBe(before);
+    expect(withoutValuesAt(spec, [])).toBe(spec);
+  });
+
+  it('removes 60,000 keys of one object in one pass', () => {
+    const headers: Record<string, string> = {};
+    for (let i = 0; i < 60_000; i++) headers[`h${i}`] = 'v';
+    const paths = Object.keys(headers).map((key) => ['headers', key]);
+    expect(withoutValuesAt({ headers, other: 1 }, paths)).toEqual({ headers: {}, other: 1 });
   });
 });

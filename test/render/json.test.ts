@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parsePlanJson, renderJson } from '../../src/render/index.js';
-import { mixedPlan } from './sample.js';
+import { sortKeys } from '../../src/core/json.js';
+import type { JsonValue, Plan } from '../../src/core/types.js';
+import { jsonChunks, parsePlanJson, renderJson } from '../../src/render/index.js';
+import { datasetDeletePlan, emptyPlan, mixedPlan, refusedPlan } from './sample.js';
 
 function keysSorted(value: unknown): boolean {
   if (Array.isArray(value)) return value.every(keysSorted);
@@ -35,5 +37,15 @@ describe('renderJson', () => {
     expect(() => parsePlanJson('[]')).toThrow('not a plan file');
     expect(() => parsePlanJson('{"version": 1}')).toThrow('not a plan file');
     expect(() => parsePlanJson('{')).toThrow('not a plan file');
+  });
+
+  it('comes in pieces, a change at a time, that make the bytes of the plan stringified whole', () => {
+    const whole = (plan: Plan): string =>
+      `${JSON.stringify(sortKeys(JSON.parse(JSON.stringify({ ...plan, version: 1 })) as JsonValue), null, 2)}\n`;
+    for (const plan of [mixedPlan(), refusedPlan(), emptyPlan(), datasetDeletePlan()]) {
+      const chunks = [...jsonChunks(plan)];
+      expect(chunks.join('')).toBe(whole(plan));
+      expect(chunks.length).toBeGreaterThan(plan.changes.length);
+    }
   });
 });

@@ -67,8 +67,45 @@ describe('the tree limits bound memory (under the pod heap)', () => {
     expectRefused(await runCli(['validate', dir], { nodeArgs: HEAP }), 'flat.yaml:99999:3: more than 100000 values in one file');
   });
 
-  describe('aliases', () => {
+  describe('with the API', () => {
     const emulator = useTestEmulator();
+
+    /** Notifiers of `headers` custom webhook headers each: every header value is a secret. */
+    function notifierFiles(count: number, headers: number): Files {
+      const files: Files = {};
+      for (let n = 0; n < count; n++) {
+        const lines = ['apiVersion: wsync/v1', 'kind: Notifier', 'metadata:', `  name: wide-${n}`, 'spec:', '  properties:', '    customWebhook:'];
+        lines.push('      url: https://hooks.example.com/x', '      body: "{{.AlertName}}"', '      headers:');
+        for (let h = 0; h < headers; h++) lines.push(`        h${h}: v`);
+        files[`n${n}.yaml`] = `${lines.join('\n')}\n`;
+      }
+      return files;
+    }
+
+    it('refuses a tree of more secret values than the limit at the file and line, before the API: 14 notifiers of 30,000 headers', async () => {
+      // 7.4 MB, within the byte limit; planned, it once took minutes and then more than the pod's heap.
+      const dir = treeOf(notifierFiles(14, 30_000));
+      const run = await runCli(['plan', dir, '--format', 'json', '--state-dir', join(dir, '.state')], { nodeArgs: HEAP, env: emulator.env });
+      expectRefused(run, 'n0.yaml:28010:9: Notifier/wide-0: spec.properties.customWebhook.headers.h27999: the files hold more than 20000 secret values');
+      expect(run.stderr).toContain('nothing was read from the API');
+    });
+
+    it('plans in every format and applies a tree at the secret value limit: 4 notifiers of 4,999 headers and a URL', async () => {
+      const dir = treeOf(notifierFiles(4, 4_999));
+      const state = ['--state-dir', join(dir, '.state')];
+      for (const format of ['json', 'text', 'markdown']) {
+        const plan = await runCli(['plan', dir, '--format', format, ...state], { nodeArgs: HEAP, env: emulator.env });
+        expect(plan.signal, plan.stderr.slice(-2000)).toBeNull();
+        expect(plan.code, plan.stderr.slice(-2000)).toBe(0);
+        expect(plan.stdout).toContain('wide-3');
+        expect(plan.stdout).not.toMatch(/"v"|: v$/m);
+      }
+      const apply = await runCli(['apply', dir, ...state], { nodeArgs: HEAP, env: emulator.env });
+      expect(apply.code, apply.stderr.slice(-2000)).toBe(0);
+      expect(apply.stdout).toContain('4 created');
+      const again = await runCli(['plan', dir, '--detailed-exitcode', ...state], { nodeArgs: HEAP, env: emulator.env });
+      expect(again.code, again.stdout.slice(-2000)).toBe(0);
+    });
 
     it('counts the bytes an alias expands to: a 4 MiB string repeated by 90 aliases is refused, not planned', async () => {
       const headers = Array.from({ length: 90 }, (_, i) => `          h${i}: *big`).join('\n');

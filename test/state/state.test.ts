@@ -13,6 +13,7 @@ import {
   tokenFileName,
   writeTokenSecret,
 } from '../../src/state/index.js';
+import { inventoryChunks } from '../../src/state/inventory-file.js';
 
 let dir: string;
 
@@ -226,5 +227,27 @@ describe('token files', () => {
     await mkdir(join(dir, 'tokens'));
     const path = await writeTokenSecret(join(dir, 'tokens'), '../escape', 's3cret-value');
     expect(path.startsWith(join(dir, 'tokens'))).toBe(true);
+  });
+});
+
+describe('the inventory file, written an entry at a time', () => {
+  it('is the bytes of the sorted inventory stringified whole, secret hashes sorted, empty fields left out', () => {
+    const entries: InventoryEntry[] = [
+      { kind: 'Notifier', key: 'b', id: 'n2', secretHashes: { '/z': 'h1', '/a': 'h2' } },
+      { kind: 'Monitor', key: 'm', id: 'm1', secretHashes: {} },
+      { kind: 'Notifier', key: 'a', id: 'n1', pruneDisabled: true, retiredUntil: '2026-01-01T00:00:00Z' },
+    ];
+    const chunks = [...inventoryChunks(entries)];
+    const whole = {
+      version: 1,
+      entries: [
+        { kind: 'Monitor', key: 'm', id: 'm1' },
+        { kind: 'Notifier', key: 'a', id: 'n1', pruneDisabled: true, retiredUntil: '2026-01-01T00:00:00Z' },
+        { kind: 'Notifier', key: 'b', id: 'n2', secretHashes: { '/a': 'h2', '/z': 'h1' } },
+      ],
+    };
+    expect(chunks.join('')).toBe(`${JSON.stringify(whole, null, 2)}\n`);
+    expect(chunks.length).toBe(entries.length + 2);
+    expect([...inventoryChunks([])].join('')).toBe(`${JSON.stringify({ version: 1, entries: [] }, null, 2)}\n`);
   });
 });

@@ -20,7 +20,7 @@ import { diffSavedPlan } from '../../../plan/fingerprint.js';
 import { reconcile, type ReconcileOutcome } from '../../../reconcile/index.js';
 import { appliedRevision, markRevision, type MarkSetup } from '../../../reconcile/revision-marks.js';
 import { approveCommands } from '../../../render/format.js';
-import { parsePlanJson, renderJson, renderText } from '../../../render/index.js';
+import { parsePlanJson, renderJson, textChunks } from '../../../render/index.js';
 import { InventoryFileError, StateLockedError } from '../../../state/index.js';
 import { errorMessage } from '../../errors.js';
 import type { CommandIo } from '../../io.js';
@@ -158,7 +158,7 @@ export async function runApply(dirArg: string, flags: ApplyFlags, io: CommandIo)
           }
           if (!json) {
             const color = flags.color && io.stdout.isTTY === true && !env.NO_COLOR;
-            out(renderText(made, { color, verbose: flags.verbose, redact }));
+            for (const chunk of textChunks(made, { color, verbose: flags.verbose, redact })) if (chunk !== '') out(chunk);
           }
           // An approval of other held changes stops here too: what was approved is not what would be written.
           if (made.approval?.released === false) throw new ApprovalVoidError(made.approval.fingerprint, made.approval.why ?? 'the held changes differ', made.held?.fingerprint);

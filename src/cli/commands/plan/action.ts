@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createApiClient } from '../../../api/client.js';
 import { ConfigError } from '../../../api/errors.js';
@@ -8,9 +8,9 @@ import { PhaseTimes } from '../../../core/phase-times.js';
 import { createRedactor } from '../../../core/redact.js';
 import type { Plan } from '../../../core/types.js';
 import { reconcile, type ReconcileInput } from '../../../reconcile/index.js';
-import { hasWrites, renderJson, renderMarkdown, renderText } from '../../../render/index.js';
+import { hasWrites, jsonChunks, markdownChunks, textChunks } from '../../../render/index.js';
 import { errorMessage } from '../../errors.js';
-import type { CommandIo } from '../../io.js';
+import { writeChunks, type CommandIo } from '../../io.js';
 import { treeLimitsOf } from '../../limits.js';
 import { PolicyFlagError, policyFromFlags } from '../../policy.js';
 import { selectionFromFlags, selectionNote } from '../../selection.js';
@@ -51,9 +51,6 @@ export async function runPlan(dirArg: string, flags: PlanFlags, io: CommandIo): 
         ...(selection ? { selection } : {}),
       } satisfies ReconcileInput);
       redact = createRedactor(outcome.desired.secretValues);
-      const print = (text: string): void => {
-        io.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`));
-      };
 
       if (outcome.status === 'invalid') {
         for (const d of sortDiagnostics(outcome.diagnostics)) io.stderr.write(`${redact(formatDiagnostic(d))}\n`);
@@ -62,17 +59,22 @@ export async function runPlan(dirArg: string, flags: PlanFlags, io: CommandIo): 
       }
       const plan = outcome.plan as Plan;
       const color = flags.color && flags.format === 'text' && io.stdout.isTTY === true && !io.env.NO_COLOR;
-      phases.measure('render', () => {
-        if (flags.format === 'json') print(renderJson(plan));
-        else if (flags.format === 'markdown') print(renderMarkdown(plan, { redact }));
-        else print(renderText(plan, { color, verbose: flags.verbose, redact }));
+      // A piece at a time, each redacted (the renderers end the last one with a line break).
+      await phases.measureAsync('render', () => {
+        const chunks =
+          flags.format === 'json'
+            ? jsonChunks(plan)
+            : flags.format === 'markdown'
+              ? markdownChunks(plan, { redact })
+              : textChunks(plan, { color, verbose: flags.verbose, redact });
+        return writeChunks(io.stdout, chunks, redact);
       });
       for (const d of sortDiagnostics(outcome.desired.diagnostics)) {
         if (d.severity === 'warning' && flags.format === 'text') io.stderr.write(`${redact(formatDiagnostic(d))}\n`);
       }
       if (flags.format === 'text') for (const skip of outcome.desired.skips ?? []) io.stderr.write(`${redact(formatSkip(skip))}
 `);
-      if (flags.out) await writeFile(resolve(io.cwd, flags.out), redact(renderJson(plan)), { mode: 0o644 });
+      if (flags.out) await writePlanFile(resolve(io.cwd, flags.out), jsonChunks(plan, { redact }));
       if (flags.stats) {
         const s = client.stats;
         const byStatus = Object.entries(s.byMethodStatus)
@@ -97,5 +99,15 @@ export async function runPlan(dirArg: string, flags: PlanFlags, io: CommandIo): 
     }
     io.stderr.write(`plan: ${redact(errorMessage(err))}\n`);
     return 1;
+  }
+}
+
+/** The plan file, written a piece at a time (as plan prints it). */
+async function writePlanFile(path: string, chunks: Iterable<string>): Promise<void> {
+  const file = await open(path, 'w', 0o644);
+  try {
+    for (const chunk of chunks) await file.write(chunk);
+  } finally {
+    await file.close();
   }
 }
