@@ -10,9 +10,8 @@ import { listYamlFiles, readText, stampOf, type ListedFile, type ListingProblem 
 import { createSecretSources, type SecretSources } from './interpolate/interpolate.js';
 import type { Measure } from '../core/phase-times.js';
 import type { FileCache } from './read/file-cache.js';
-import { DEFAULT_TREE_LIMITS, MAX_SECRET_VALUES, type TreeLimits } from './limits.js';
-import { findPaths, toPointer } from '../core/json-paths.js';
-import { kindModule } from '../kinds/index.js';
+import { DEFAULT_TREE_LIMITS, type TreeLimits } from './limits.js';
+import { secretValueLimit } from './secret-limit.js';
 import { documentCount } from './parse/prescan.js';
 import { processFile, processText, type DocumentHook, type FileResult } from './process-file.js';
 
@@ -102,8 +101,7 @@ function assemble(results: readonly FileResult[], secretValues: Iterable<string>
       if (doc.resource) resources.push(doc.resource);
     }
   }
-  const tooManySecrets = secretValueLimit(resources);
-  if (tooManySecrets) diagnostics.push(tooManySecrets);
+  diagnostics.push(...secretValueLimit(resources));
   const desired: Desired = {
     resources,
     diagnostics: sortDiagnostics(diagnostics),
@@ -116,34 +114,6 @@ function assemble(results: readonly FileResult[], secretValues: Iterable<string>
     [...declared.values()].map(({ kind, key }) => ({ kind, key })),
   );
   return desired;
-}
-
-/** The error at the secret value that passes MAX_SECRET_VALUES in the tree, if one does. */
-function secretValueLimit(resources: readonly DesiredResource[]): Diagnostic | undefined {
-  let count = 0;
-  for (const resource of resources) {
-    const found = findPaths(resource.spec, kindModule(resource.kind).secretFields);
-    if (count + found.length <= MAX_SECRET_VALUES) {
-      count += found.length;
-      continue;
-    }
-    const past = found[MAX_SECRET_VALUES - count];
-    const field = past ? `spec.${past.dotted}` : 'spec';
-    const at = (past && resource.locations[`/spec${toPointer(past.segments)}`]) || resource.source;
-    return {
-      severity: 'error',
-      code: 'limit',
-      ...at,
-      kind: resource.kind,
-      name: resource.name,
-      field,
-      message:
-        `${field}: the files hold more than ${MAX_SECRET_VALUES} secret values (webhook header values, tokens, webhook ` +
-        'URLs), each compared by keyed hash and recorded in the inventory: keep the secrets of a notifier to the few its ' +
-        'service needs',
-    };
-  }
-  return undefined;
 }
 
 function sourcesFor(options: ReadOptions, rendering?: EnvironmentRendering): SecretSources {
