@@ -20,6 +20,8 @@ export interface NewObjectsInput {
   selection?: Selection;
   existing: ReadonlyMap<string, string>;
   schemas: SchemaSet;
+  /** A tree with environments: a new object is this environment's alone, written in environments/NAME/. */
+  environment?: string;
 }
 
 export interface NewObjects {
@@ -96,13 +98,16 @@ export function newObjectFiles(input: NewObjectsInput): NewObjects {
   const out: NewObjects = { ...none, secretValues: result.secretValues };
   const byPath = new Map(result.files.map((file) => [file.path, file.content]));
   const taken = new Set(input.existing.keys());
+  // In environments/NAME/, two folders deeper: the `$schema` lines reach up two more.
+  const prefix = input.environment === undefined ? '' : `environments/${input.environment}/`;
+  const deeper = (text: string): string => (prefix === '' ? text : text.replace(/^(# yaml-language-server: \$schema=)(\.\.\/)/m, '$1../../$2'));
   for (const object of fresh) {
-    const yamlPath = freePath(object.path, taken);
-    let content = byPath.get(object.path) ?? '';
+    const yamlPath = freePath(`${prefix}${object.path}`, taken);
+    let content = deeper(byPath.get(object.path) ?? '');
     const documentPath = object.path.replace(/\.yaml$/, '.json');
     const document = byPath.get(documentPath);
     if (document !== undefined) {
-      const freeDocument = freePath(documentPath, taken);
+      const freeDocument = freePath(`${prefix}${documentPath}`, taken);
       const oldName = documentPath.slice(documentPath.lastIndexOf('/') + 1);
       const newName = freeDocument.slice(freeDocument.lastIndexOf('/') + 1);
       if (newName !== oldName) content = content.replace(`file: ${oldName}`, `file: ${newName}`);

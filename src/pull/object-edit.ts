@@ -10,7 +10,7 @@ import { documentSchema, orderBySchema, type SchemaSet } from '../export/schema-
 import { itemKeyAt, itemName, type FieldPull } from './differences.js';
 import { applySplices, EditRefused, YamlDocumentEditor, type Splice } from './yaml-edit.js';
 
-type Segment = string | number;
+export type Segment = string | number;
 
 export const PARSE_OPTIONS = { merge: true, prettyErrors: false } as const;
 
@@ -29,7 +29,7 @@ export function documentAtLine(text: string, docs: readonly Document.Parsed[], l
  * Comparison segments as a path into `root` (a keyed item by its index there, or the next free
  * index when `root` has no item of that name): `specPath` is where `root` sits in the spec.
  */
-function indexPath(module: KindModule, root: JsonValue, segments: readonly string[], specPath: readonly string[]): Segment[] {
+export function indexPath(module: KindModule, root: JsonValue, segments: readonly string[], specPath: readonly string[]): Segment[] {
   const out: Segment[] = [];
   let node: JsonValue | undefined = root;
   const at = [...specPath];
@@ -114,25 +114,32 @@ const DOCUMENT_PLACE: Place = { json: true, root: [], skip: 1 };
  * odd to edit in place).
  */
 function editDocument(text: string, index: number, module: KindModule, pulls: readonly FieldPull[], place: Place): YamlEditResult {
+  const doc = parseYaml(text)[index];
+  const original = doc?.toJS({ maxAliasCount: -1 }) as JsonValue | undefined;
+  let root: JsonValue | undefined = original;
+  for (const segment of place.root) root = isJsonObject(root) ? root[String(segment)] : undefined;
+  const specPath = pulls[0]?.segments.slice(0, place.skip) ?? [];
+  const paths = pulls.map((pull) => ({
+    path: [...place.root, ...indexPath(module, root ?? {}, pull.segments.slice(place.skip), specPath)],
+    ...(pull.value !== undefined ? { value: pull.value } : {}),
+  }));
+  return editDocumentPaths(text, index, paths, place.json);
+}
+
+/**
+ * The splices that make document `index` of `text` hold each value at its path (no value: the
+ * path removed). Throws EditRefused when the result would not read back exactly so (an anchor the
+ * change would reach elsewhere, a layout too odd to edit in place).
+ */
+export function editDocumentPaths(text: string, index: number, paths: readonly { path: Segment[]; value?: JsonValue }[], json = false): YamlEditResult {
   const docs = parseYaml(text);
   const doc = docs[index];
   if (!doc || doc.errors.length > 0) throw new EditRefused('the document is no longer in the file, or does not parse');
   const original = doc.toJS({ maxAliasCount: -1 }) as JsonValue;
   if (!isJsonObject(original)) throw new EditRefused('the document is not a mapping');
   const target = cloneJson(original);
-  let root: JsonValue = target;
-  for (const segment of place.root) {
-    if (!isJsonObject(root)) break;
-    if (!isJsonObject(root[String(segment)])) root[String(segment)] = {};
-    root = root[String(segment)] as JsonValue;
-  }
-  const editor = new YamlDocumentEditor(text, doc, place.json);
-  const specPath = pulls[0]?.segments.slice(0, place.skip) ?? [];
-  const paths = pulls.map((pull) => ({
-    path: [...place.root, ...indexPath(module, root, pull.segments.slice(place.skip), specPath)],
-    ...(pull.value !== undefined ? { value: pull.value } : {}),
-  }));
-  for (const { path, value } of inEditOrder(paths)) {
+  const editor = new YamlDocumentEditor(text, doc, json);
+  for (const { path, value } of inEditOrder(paths.map((p) => ({ ...p, path: [...p.path] })))) {
     if (path.length === 0) throw new EditRefused('the whole document differs');
     if (value === undefined) {
       deleteIn(target, path);
@@ -149,7 +156,7 @@ function editDocument(text: string, index: number, module: KindModule, pulls: re
   if (!jsonEqual(reread.toJS({ maxAliasCount: -1 }) as JsonValue, target)) {
     throw new EditRefused('an edit in place would also change other values (an anchor used elsewhere in the document)');
   }
-  if (place.json) JSON.parse(edited);
+  if (json) JSON.parse(edited);
   return { splices: editor.splices, notes: editor.notes };
 }
 

@@ -3,13 +3,14 @@
 // and what could not be written, out. No I/O.
 import { posix } from 'node:path';
 import { compareText } from '../core/json.js';
-import type { Desired, DesiredResource, Inventory, JsonObject, KindName, LiveState } from '../core/types.js';
+import type { Desired, DesiredResource, Inventory, JsonObject, JsonValue, KindName, LiveState } from '../core/types.js';
 import { KINDS } from '../kinds/index.js';
 import { indexLive, liveWithKey } from '../plan/live-index.js';
 import { isSelected, type Selection } from '../plan/selection.js';
 import { declaredObjects } from '../source/index.js';
 import type { SchemaSet } from '../export/schema-order.js';
 import { objectDifferences, type FieldReportKind } from './differences.js';
+import { finishEnvironmentEdits, OVERLAY_FOLDER, pullIntoEnvironment } from './environment-edits.js';
 import { newObjectFiles } from './new-objects.js';
 import { documentAtLine, editDocumentFile, editYamlDocument, inDocumentFile, parseYaml } from './object-edit.js';
 import { applySplices, EditRefused, type Splice } from './yaml-edit.js';
@@ -26,6 +27,8 @@ export interface PullInput {
   selection?: Selection;
   /** Remove from the files the owned objects deleted in the workspace. */
   prune: boolean;
+  /** The environment of wsync.yaml the workspace is (a tree with environments): changes go to its files. */
+  environment?: string;
   schemas: SchemaSet;
 }
 
@@ -37,7 +40,7 @@ export interface FileChange {
   after?: string;
 }
 
-export type ReportKind = FieldReportKind | 'deleted' | 'pruned' | 'override' | 'refused' | 'new' | 'ambiguous';
+export type ReportKind = FieldReportKind | 'deleted' | 'pruned' | 'override' | 'refused' | 'new' | 'ambiguous' | 'variable' | 'environment';
 
 export interface PullReport {
   kind: KindName;
@@ -68,14 +71,20 @@ const FIELD_MESSAGES: Record<FieldReportKind, string> = {
   conflict: 'changed both in the workspace and in the tree since the base: a conflict, not written; settle it by hand',
 };
 
-class Edits {
+export class Edits {
   readonly splices = new Map<string, Splice[]>();
   readonly rewritten = new Map<string, string | undefined>();
+  /** Documents appended to a file (made when it does not exist). */
+  readonly appended = new Map<string, string[]>();
+  /** Variables of the environment to set in wsync.yaml, with the object whose change sets each. */
+  readonly variables = new Map<string, { value: JsonValue; kind: KindName; key: string }>();
 
   add(path: string, splices: readonly Splice[]): void {
     this.splices.set(path, [...(this.splices.get(path) ?? []), ...splices]);
   }
 }
+
+export type Report = (what: ReportKind, message: string, field?: string) => void;
 
 function located(resource: DesiredResource): { file: string } {
   return { file: resource.source.file };
@@ -84,7 +93,7 @@ function located(resource: DesiredResource): { file: string } {
 /** The pulls of one declared object that has a live object, made in its files (or reported). */
 function pullObject(input: PullInput, resource: DesiredResource, live: ReturnType<typeof indexLive>, edits: Edits, out: PullPlan): void {
   const matches = liveWithKey(live, resource.kind, resource.key);
-  const report = (what: ReportKind, message: string, field?: string): void => {
+  const report: Report = (what, message, field) => {
     out.reports.push({ kind: resource.kind, key: resource.key, what, ...located(resource), ...(field !== undefined ? { field } : {}), message });
   };
   if (matches.length > 1) return report('ambiguous', `${matches.length} live objects have this key: neither is pulled`);
@@ -97,6 +106,11 @@ function pullObject(input: PullInput, resource: DesiredResource, live: ReturnTyp
   if (differences.pulls.length === 0) return;
   const text = input.files.get(resource.source.file);
   if (text === undefined) return report('refused', 'its file could not be read again', undefined);
+  if (input.environment !== undefined && !resource.source.file.startsWith(`${OVERLAY_FOLDER}/`)) {
+    pullIntoEnvironment({ ...input, environment: input.environment }, resource, text, differences.pulls, edits, report);
+    out.pulled.push({ kind: resource.kind, key: resource.key, fields: differences.pulls.map((p) => p.segments.join('.').replace(/\.\[/g, '[')) });
+    return;
+  }
   const module = KINDS[resource.kind];
   try {
     const docs = parseYaml(text);
@@ -133,6 +147,11 @@ function pullObject(input: PullInput, resource: DesiredResource, live: ReturnTyp
 function pullDeleted(input: PullInput, resource: DesiredResource, edits: Edits, out: PullPlan): void {
   const text = input.files.get(resource.source.file);
   const base = { kind: resource.kind, key: resource.key, ...located(resource) };
+  const shared = input.environment !== undefined && !resource.source.file.startsWith(`${OVERLAY_FOLDER}/`);
+  if (input.prune && shared) {
+    out.reports.push({ ...base, what: 'deleted', message: `owned by wsync and deleted in the workspace of environment "${input.environment}": declared in the base, which serves every environment, so not removed; remove it by hand where it should go` });
+    return;
+  }
   if (!input.prune || text === undefined) {
     out.reports.push({ ...base, what: 'deleted', message: 'owned by wsync and deleted in the workspace: still declared here (apply would make it again); pull --prune removes it from the files' });
     return;
@@ -177,6 +196,7 @@ export function planPull(input: PullInput): PullPlan {
     selection: input.selection,
     existing: input.files,
     schemas: input.schemas,
+    ...(input.environment !== undefined ? { environment: input.environment } : {}),
   });
   for (const file of created.files) edits.rewritten.set(file.path, file.content);
   for (const object of created.objects) {
@@ -187,12 +207,18 @@ export function planPull(input: PullInput): PullPlan {
   out.secretValues = created.secretValues;
   out.reports.push(...created.warnings);
 
+  finishEnvironmentEdits(input, edits, out);
   for (const [path, splices] of edits.splices) {
     const before = input.files.get(path) as string;
     const after = applySplices(before, splices);
     // A file whose every document was pruned goes.
     const empty = parseYaml(after).every((doc) => doc.contents === null) && after.split('\n').every((line) => line.trim() === '' || line.trim().startsWith('#') || line.trim() === '---');
     if (after !== before) out.changes.push({ path, before, ...(empty ? {} : { after }) });
+  }
+  for (const [path, documents] of edits.appended) {
+    const before = input.files.get(path);
+    const after = before === undefined ? documents.join('') : `${before}${before.endsWith('\n') ? '' : '\n'}${documents.join('')}`;
+    edits.rewritten.set(path, after);
   }
   for (const [path, after] of edits.rewritten) {
     const before = input.files.get(path);

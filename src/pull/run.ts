@@ -10,13 +10,13 @@ import { readScope } from '../export/live-export.js';
 import type { SchemaSet } from '../export/schema-order.js';
 import { readLive } from '../live/index.js';
 import { planChanges, type Selection } from '../plan/index.js';
-import { desiredFromTexts, readDesired } from '../source/index.js';
+import { desiredFromTexts, readDesired, type ReadOptions } from '../source/index.js';
 import { hasGitHead, readGitBase, uncommittedFiles } from '../source/read/base-tree.js';
 import type { TreeLimits } from '../source/limits.js';
 import { loadSchemas } from '../source/validate/schema-files.js';
 import { loadInventory } from '../state/index.js';
 import { planPull, type PullPlan } from './planner.js';
-import { readTreeTexts, writeTreeChanges } from './tree-files.js';
+import { readTextsAsTree, readTreeTexts, writeTreeChanges } from './tree-files.js';
 
 export interface PullOptions {
   dir: string;
@@ -31,6 +31,8 @@ export interface PullOptions {
   force: boolean;
   /** The git revision the tree was last merged at (default HEAD when DIR is in a git repository). */
   base?: string;
+  /** The environment of wsync.yaml the workspace is (--env): its variables and overlays get the changes. */
+  environment?: string;
   warn: (message: string) => void;
 }
 
@@ -43,7 +45,12 @@ export type PullOutcome =
 async function baseOf(options: PullOptions): Promise<Desired | undefined> {
   const ref = options.base ?? ((await hasGitHead(options.dir)) ? 'HEAD' : undefined);
   if (ref === undefined) return undefined;
-  return readGitBase(options.dir, ref, options.limits ? { limits: options.limits } : {});
+  return readGitBase(options.dir, ref, { ...(options.limits ? { limits: options.limits } : {}), ...(options.environment !== undefined ? { environment: options.environment } : {}) });
+}
+
+/** The pulled tree as the source reader reads it: from the texts, or (environments) a copy on disk. */
+async function readPulled(files: { path: string; text: string }[], options: ReadOptions): Promise<Desired> {
+  return options.environment === undefined ? desiredFromTexts(files, options) : readTextsAsTree(files, options);
 }
 
 /** The tree's texts with the plan's changes made. */
@@ -57,7 +64,12 @@ function pulledTexts(texts: ReadonlyMap<string, string>, plan: PullPlan): { path
 }
 
 export async function runPull(options: PullOptions): Promise<PullOutcome> {
-  const read = { env: options.env, ...(options.secretsDir ? { secretsDir: options.secretsDir } : {}), ...(options.limits ? { limits: options.limits } : {}) };
+  const read = {
+    env: options.env,
+    ...(options.secretsDir ? { secretsDir: options.secretsDir } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.environment !== undefined ? { environment: options.environment } : {}),
+  };
   const desired = await readDesired(options.dir, read);
   if (hasErrors(desired.diagnostics)) return { status: 'invalid', diagnostics: desired.diagnostics, secretValues: desired.secretValues };
   const texts = await readTreeTexts(options.dir);
@@ -67,18 +79,28 @@ export async function runPull(options: PullOptions): Promise<PullOutcome> {
   for (const target of options.selection?.targets ?? []) kinds.add(target.kind);
   const live = await readLive(options.client, readScope([...kinds]));
   const schemas = Object.fromEntries(loadSchemas()) as SchemaSet;
-  const plan = planPull({ desired, files: texts, live, inventory, prune: options.prune, schemas, ...(base ? { base } : {}), ...(options.selection ? { selection: options.selection } : {}) });
+  const plan = planPull({
+    desired,
+    files: texts,
+    live,
+    inventory,
+    prune: options.prune,
+    schemas,
+    ...(base ? { base } : {}),
+    ...(options.selection ? { selection: options.selection } : {}),
+    ...(options.environment !== undefined ? { environment: options.environment } : {}),
+  });
   const secretValues = [...desired.secretValues, ...plan.secretValues];
 
   // What the files would say must validate, or nothing is written.
-  const after = desiredFromTexts(pulledTexts(texts, plan), { ...read, secretsAsWritten: true });
+  const after = await readPulled(pulledTexts(texts, plan), { ...read, secretsAsWritten: true });
   if (hasErrors(after.diagnostics)) return { status: 'unpullable', diagnostics: after.diagnostics, plan, secretValues };
 
   const dirty = await uncommittedFiles(options.dir, plan.changes.map((c) => c.path));
   if (dirty !== undefined && dirty.length > 0 && !options.force) return { status: 'dirty', files: dirty, plan, secretValues };
 
   // What the next plan would still show of the objects pulled: said, so nobody takes it for settled.
-  const resolved = desiredFromTexts(pulledTexts(texts, plan), read);
+  const resolved = await readPulled(pulledTexts(texts, plan), read);
   const adoptedInventory = { ...inventory, entries: [...inventory.entries, ...plan.adopt.map((o) => ({ kind: o.kind, key: o.key, id: o.id }))] };
   const next = planChanges(resolved, live, adoptedInventory, DEFAULT_POLICY, options.selection ? { selection: options.selection } : {});
   // A new file whose variables are not set yet is not read: the variables are listed already.

@@ -1,9 +1,12 @@
 // The effectful edge of `wsync pull` on disk: the texts of the tree's files (its YAML, and the
 // JSON documents they name) and the writing of the changed ones, each file replaced atomically.
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { KINDS, parseKindName } from '../kinds/index.js';
 import { listYamlFiles } from '../source/read/files.js';
+import { readDesired, type ReadOptions } from '../source/index.js';
+import type { Desired } from '../core/types.js';
 import { documentPath } from '../source/document-files.js';
 import { writeFileAtomic } from '../state/atomic.js';
 import { parseYaml } from './object-edit.js';
@@ -54,5 +57,20 @@ export async function writeTreeChanges(dir: string, changes: readonly FileChange
     }
     await mkdir(dirname(target), { recursive: true });
     await writeFileAtomic(target, change.after, 0o644);
+  }
+}
+
+/** Texts read as a tree on disk (a private copy, removed after): for what only a directory renders (environments). */
+export async function readTextsAsTree(files: readonly { path: string; text: string }[], options: ReadOptions): Promise<Desired> {
+  const copy = await mkdtemp(join(tmpdir(), 'wsync-pull-'));
+  try {
+    for (const file of files) {
+      const target = join(copy, ...file.path.split('/'));
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, file.text, { mode: 0o600 });
+    }
+    return await readDesired(copy, options);
+  } finally {
+    await rm(copy, { recursive: true, force: true });
   }
 }

@@ -14,11 +14,12 @@ import { errorMessage } from '../../errors.js';
 import type { CommandIo } from '../../io.js';
 import { treeLimitsOf } from '../../limits.js';
 import { selectionFromFlags, selectionNote } from '../../selection.js';
+import { environmentStateDir } from '../../environment.js';
 import { resolveSettings } from '../../settings.js';
 import type { PullFlags } from './command.js';
 
 /** Reports that leave the tree saying something else than the workspace. */
-const LEFT: readonly ReportKind[] = ['secret', 'interpolated', 'conflict', 'refused', 'deleted', 'ambiguous'];
+const LEFT: readonly ReportKind[] = ['secret', 'interpolated', 'variable', 'environment', 'conflict', 'refused', 'deleted', 'ambiguous'];
 
 function patchOf(change: FileChange): string {
   const from = change.before === undefined ? '/dev/null' : `a/${change.path}`;
@@ -73,8 +74,8 @@ export async function runPullCommand(dirArg: string, flags: PullFlags, io: Comma
   try {
     const selection = selectionFromFlags(flags);
     if (selection) io.stderr.write(`pull: ${selectionNote(selection)}\n`);
-    const { connection, stateDir: stateFlag, secretsDir, env } = resolveSettings(dir, flags, io.env);
-    const stateDir = resolve(io.cwd, stateFlag ?? join(dir, '.wsync'));
+    const { connection, stateDir: stateFlag, secretsDir, env, environment } = resolveSettings(dir, flags, io.env);
+    const stateDir = resolve(io.cwd, stateFlag ?? environmentStateDir(join(dir, '.wsync'), environment));
     const client = createApiClient(connection);
     let outcome: PullOutcome;
     try {
@@ -90,6 +91,7 @@ export async function runPullCommand(dirArg: string, flags: PullFlags, io: Comma
         dryRun: flags.dryRun,
         force: flags.force,
         ...(flags.base !== undefined ? { base: flags.base } : {}),
+        ...(environment !== undefined ? { environment } : {}),
         warn: (message) => io.stderr.write(`warning: ${redact(message)}\n`),
       });
     } finally {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { addConnectionOptions, addTrustConfigOption } from '../../connection.js';
+import { addEnvironmentOption } from '../../environment.js';
 import { addHelpFooter, CONNECTION_VARIABLES, TREE_VARIABLES } from '../../help.js';
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
 import { addSelectionOptions, type SelectionFlags } from '../../selection.js';
@@ -24,6 +25,7 @@ export function register(program: Command, context: CommandContext): void {
     .option('--base <ref>', 'the git revision the tree was last merged at: a field changed since is a local edit, never overwritten (default: HEAD)')
     .option('--state-dir <dir>', 'inventory of owned objects (default: DIR/.wsync)')
     .option('--secrets-dir <dir>', 'root for ${file:PATH} secrets (env WSYNC_SECRETS_DIR)');
+  addEnvironmentOption(cmd, 'the environment of wsync.yaml the workspace is: its changes go to its variables and its overlays in environments/NAME/ (env WSYNC_ENV); needed when wsync.yaml declares environments');
   addSelectionOptions(cmd);
   addConnectionOptions(cmd);
   addTrustConfigOption(cmd);
@@ -35,6 +37,7 @@ export function register(program: Command, context: CommandContext): void {
       ['wsync pull workspace && git -C workspace diff', 'edits made in the UI, as a change to review'],
       ['wsync pull --kind Dashboard workspace', 'only the dashboards'],
       ['wsync pull --base origin/main workspace', 'keep the edits of this branch that are not merged and applied yet'],
+      ['wsync pull --env prod workspace', "prod's changes into its variables and environments/prod/"],
     ],
   });
   cmd.action(async (dir: string, options: PullFlags) => {
