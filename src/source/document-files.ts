@@ -1,7 +1,7 @@
 // Documents a resource keeps in a JSON file of their own (KindModule.documentFile: a dashboard as
 // the UI exports it). The path is relative to the resource file and must stay inside the tree read:
 // no absolute path, no `..` out of it, no symbolic link out of it (as for the YAML files). The
-// file is read as written (UTF-8, no ${env:}/${file:}), checked against its schema and the kind's
+// file is read as written (UTF-8, no ${env:}/${file:}; ${var:} of the rendered environment), checked against its schema and the kind's
 // checks, with every error naming the JSON file, its line and column.
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, posix, relative, sep } from 'node:path';
@@ -15,6 +15,7 @@ import { problemDiagnostics, specProblems } from './validate/kind-checks.js';
 import type { DocumentResult, FileResult } from './process-file.js';
 import { translateErrors } from './validate/schema-errors.js';
 import { validatorFor } from './validate/validator.js';
+import { substituteVariables, type VariableSource } from './environments/variables.js';
 
 export type DocumentFileText = FileText | { refused: string };
 
@@ -22,6 +23,8 @@ export type DocumentFileText = FileText | { refused: string };
 export interface DocumentFileSource {
   /** The file at `path` (relative to the tree's root, `/`-separated), within `budget` bytes. */
   read(path: string, budget: number): DocumentFileText;
+  /** The rendered environment's variables: `${var:}` is the one placeholder a document file takes. */
+  variables?: VariableSource;
 }
 
 /** Files of the tree at `root`; a path whose real location is outside the tree is refused. */
@@ -122,6 +125,13 @@ function load(loading: Loading, source: DocumentFileSource, budget: { left: numb
     return undefined;
   }
   const start = { file: located.path, line: 1, column: 1 };
+  // A tree without environments reads its documents as written, `${var:` and all, as it always did.
+  if (source.variables !== undefined && source.variables.environments.length > 0 && content.text.includes('${var:')) {
+    for (const problem of substituteVariables(parsed.value, source.variables)) {
+      const at = parsed.locations[problem.pointer] ?? start;
+      loading.diagnostics.push(label(loading, { severity: 'error', code: 'interpolation', ...at, message: problem.message }));
+    }
+  }
   const validate = validatorFor(file.schemaFile);
   if (!validate(parsed.value)) {
     const errors = translateErrors(validate.errors ?? [], { document: parsed.value, locations: parsed.locations, start, skip: new Set() });

@@ -227,7 +227,7 @@ export async function readDesired(dir: string, options: ReadOptions = {}): Promi
   const environment = rendering.environment?.name;
   if (rendering.problems.some((d) => d.severity === 'error')) return labelled({ ...dirProblem(dir, ''), diagnostics: rendering.problems }, environment);
   const sources = sourcesFor(options, rendering);
-  const documents = treeDocumentFiles(dir);
+  const documents = { ...treeDocumentFiles(dir), variables: rendering.variables };
   const overlayResults: FileResult[] = [];
   const overlays = environment === undefined ? undefined : readOverlays(environment, rendering.overlays, sources, overlayResults);
   options.cache?.beginPass(overlays?.fingerprint);

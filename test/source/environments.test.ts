@@ -166,3 +166,27 @@ describe('overlays in environments/NAME/', () => {
     );
   });
 });
+
+describe('${var:} in a dashboard document', () => {
+  const dashboard = 'apiVersion: wsync/v1\nkind: Dashboard\nmetadata:\n  name: overview\nspec:\n  file: overview.json\n';
+  const json = (name: string, refresh: string): string =>
+    `{\n  "name": ${JSON.stringify(name)},\n  "owner": "X-AXIOM-EVERYONE",\n  "charts": [],\n  "layout": [],\n  "refreshTime": ${refresh},\n  "schemaVersion": 2,\n  "timeWindowStart": "qr-now-1h",\n  "timeWindowEnd": "qr-now"\n}\n`;
+
+  it('is resolved in the JSON file too (typed when exact); a missing one is an error at its line', async () => {
+    const dir = tree({ 'd.yaml': dashboard, 'overview.json': json('Errors of ${var:team}', '"${var:interval}"') });
+    const staging = await render(dir, 'staging');
+    expect(errors(staging)).toEqual([]);
+    expect(staging.resources.find((r) => r.kind === 'Dashboard')?.spec.dashboard).toMatchObject({ name: 'Errors of checkout-staging', refreshTime: 10 });
+    const missing = tree({ 'd.yaml': dashboard, 'overview.json': json('Errors of ${var:nope}', '60') });
+    expect(errors(await render(missing, 'prod'))).toEqual([
+      expect.stringMatching(/^overview\.json:2:\d+: Dashboard\/overview: environment prod: \$\{var:nope\}: variable "nope" is not defined in environment "prod"/),
+    ]);
+  });
+
+  it('a tree without environments reads its documents as written', async () => {
+    const dir = scratch.tree({ 'd.yaml': dashboard, 'overview.json': json('Costs ${var:team}', '60') });
+    const desired = await readDesired(dir, { env: {} });
+    expect(errors(desired)).toEqual([]);
+    expect(desired.resources[0]?.spec.dashboard).toMatchObject({ name: 'Costs ${var:team}' });
+  });
+});

@@ -55,3 +55,47 @@ export function variableText(name: string, source: VariableSource | undefined): 
   if (value === null) return { error: `${shown(name)} is null in environment "${source?.environment ?? ''}": null cannot be part of a longer string` };
   return { value: String(value) };
 }
+
+const VARIABLE_REFERENCE = /\$?\$\{var:([^}]*)\}/g;
+
+/** The string with its `${var:}` resolved (`$${var:` is the escape); problems say why one cannot be. */
+function substituteText(text: string, source: VariableSource | undefined, problems: string[]): JsonValue {
+  const exact = exactVariable(text);
+  if (exact !== undefined) {
+    const found = resolveVariable(exact, source);
+    if ('value' in found) return found.value;
+    problems.push(found.error);
+    return text;
+  }
+  return text.replace(VARIABLE_REFERENCE, (match: string, name: string) => {
+    if (match.startsWith('$$')) return match.slice(1);
+    const found = variableText(name, source);
+    if ('value' in found) return found.value;
+    problems.push(found.error);
+    return match;
+  });
+}
+
+/**
+ * Resolves `${var:}` in every string of a document read as written (a dashboard's JSON file: no
+ * `${env:}`/`${file:}` there), in place. Returns the problems by JSON Pointer.
+ */
+export function substituteVariables(value: JsonValue, source: VariableSource | undefined): { pointer: string; message: string }[] {
+  const problems: { pointer: string; message: string }[] = [];
+  const visit = (node: JsonValue, pointer: string): void => {
+    const entries: [string | number, JsonValue][] = Array.isArray(node) ? node.map((v, i) => [i, v]) : isJsonObject(node) ? Object.entries(node) : [];
+    for (const [key, child] of entries) {
+      const at = `${pointer}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
+      if (typeof child === 'string') {
+        if (!child.includes('${var:')) continue;
+        const messages: string[] = [];
+        const replaced = substituteText(child, source, messages);
+        if (Array.isArray(node)) node[key as number] = replaced;
+        else Object.defineProperty(node, key, { value: replaced, enumerable: true, writable: true, configurable: true });
+        for (const message of messages) problems.push({ pointer: at, message });
+      } else if (child !== null && typeof child === 'object') visit(child, at);
+    }
+  };
+  visit(value, '');
+  return problems;
+}
