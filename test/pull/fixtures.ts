@@ -26,9 +26,9 @@ export interface TreeWorkspace {
 const idFor = (kind: KindName, key: string): string => `${kind.toLowerCase()}-${key}`;
 
 /** `files` read as the source reader reads them, and a workspace holding exactly what they say. */
-export function treeWorkspace(files: Record<string, string>, options: { recordSecrets?: boolean } = {}): TreeWorkspace {
+export function treeWorkspace(files: Record<string, string>, options: { recordSecrets?: boolean; env?: Record<string, string> } = {}): TreeWorkspace {
   const texts = new Map(Object.entries(files));
-  const desired = desiredFromTexts([...texts].map(([path, text]) => ({ path, text })), { env: ENV });
+  const desired = desiredFromTexts([...texts].map(([path, text]) => ({ path, text })), { env: { ...ENV, ...options.env } });
   if (desired.diagnostics.length > 0) throw new Error(JSON.stringify(desired.diagnostics, null, 2));
   const resolve: ResolveName = (kind, name) => idFor(kind, KINDS[kind].keyOf(name, {}));
   const objects: Partial<Record<KindName, LiveObject[]>> = {
