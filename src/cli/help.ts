@@ -40,6 +40,15 @@ const VARIABLES = {
   WSYNC_COMMIT_STATUS_CONTEXT: "the status's context (default wsync)",
   WSYNC_COMMIT_STATUS_URL: 'where the status links (a CI run)',
   WSYNC_REVISION: 'the revision apply names when DIR is not a git work tree (--revision)',
+  WSYNC_WRITE_BACK: 'kinds whose drift made in the workspace is written back as a pull request, or "all" (--write-back)',
+  WSYNC_WRITE_BACK_REMOTE: 'the git remote the write-back branch is pushed to (--write-back-remote)',
+  WSYNC_WRITE_BACK_BRANCH: 'the write-back branch (--write-back-branch; default wsync/write-back)',
+  WSYNC_WRITE_BACK_BASE: 'the branch the daemon syncs from, the pull request\'s base (--write-back-base; default main)',
+  WSYNC_WRITE_BACK_TO_BASE: '1: the write-back branch may be the base branch (--write-back-to-base)',
+  WSYNC_WRITE_BACK_PATH: "DIR's folder inside the repository (--write-back-path)",
+  WSYNC_WRITE_BACK_DIR: "the write-back branch's checkout (--write-back-dir; default STATE_DIR/write-back)",
+  WSYNC_WRITE_BACK_HOLD: 'enforce mode: kinds not put back until the pull request is merged or closed, "all" or "none" (--write-back-hold)',
+  WSYNC_WRITE_BACK_AUTHOR: 'the write-back commits\' author, "Name <email>" (default wsync <wsync@localhost>)',
 } as const;
 
 export type Variable = keyof typeof VARIABLES;

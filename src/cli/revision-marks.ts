@@ -47,14 +47,21 @@ function given(value: string | undefined): string | undefined {
 }
 
 /** The GitHub token, recorded as wsync's own credential: never a value of a resource, scrubbed from every output. */
-function githubToken(env: Record<string, string | undefined>): () => string {
+export function githubToken(env: Record<string, string | undefined>, flag = '--commit-status'): () => string {
+  const token = optionalGithubToken(env, flag);
+  if (token === undefined) throw new ConfigError(`${flag} needs a GitHub token: set WSYNC_GITHUB_TOKEN or WSYNC_GITHUB_TOKEN_FILE`);
+  return token;
+}
+
+/** The GitHub token when one is set (the write-back works without one: commit and push only). */
+export function optionalGithubToken(env: Record<string, string | undefined>, flag: string): (() => string) | undefined {
   const what = 'the GitHub token';
   const value = given(env.WSYNC_GITHUB_TOKEN);
   const file = given(env.WSYNC_GITHUB_TOKEN_FILE);
-  if (value !== undefined && file !== undefined) throw new ConfigError('--commit-status: set WSYNC_GITHUB_TOKEN or WSYNC_GITHUB_TOKEN_FILE, not both');
+  if (value !== undefined && file !== undefined) throw new ConfigError(`${flag}: set WSYNC_GITHUB_TOKEN or WSYNC_GITHUB_TOKEN_FILE, not both`);
   if (value !== undefined) return ownCredential(what, constantToken(value));
   if (file !== undefined) return ownCredential(what, tokenFileReader(file, 'WSYNC_GITHUB_TOKEN_FILE'), file);
-  throw new ConfigError('--commit-status needs a GitHub token: set WSYNC_GITHUB_TOKEN or WSYNC_GITHUB_TOKEN_FILE');
+  return undefined;
 }
 
 /** The commit's page on GitHub: github.com for api.github.com, the server itself for an Enterprise one. */

@@ -3,6 +3,7 @@ import type { Policy } from '../core/types.js';
 import type { MarkSetup } from '../reconcile/revision-marks.js';
 import type { Clock } from './clock.js';
 import type { FreezeWindow } from './freeze.js';
+import type { WriteBackSetup } from '../reconcile/write-back/publish.js';
 import type { TreeLimits } from '../source/limits.js';
 import type { ListenAddress } from './http.js';
 import type { Logger } from './logger.js';
@@ -49,4 +50,6 @@ export interface DaemonConfig {
   freeze?: FreezeWindow[];
   /** The time freeze windows are judged by, and the timer that reconciles when one ends (tests: a FakeClock). */
   clock?: Clock;
+  /** Write drift made in the workspace back to a branch of the synced repository, as a pull request (#26.2). */
+  writeBack?: WriteBackSetup;
 }

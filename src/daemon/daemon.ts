@@ -1,6 +1,7 @@
 import { createApiClient } from '../api/client.js';
 import type { ApiClient, ConnectionConfig } from '../api/types.js';
 import { createRedactor } from '../core/redact.js';
+import type { Desired, LiveState, Plan } from '../core/types.js';
 import { safeMessage } from '../core/safe-text.js';
 import type { ReconcileOutcome } from '../reconcile/index.js';
 import { Reconciler } from '../reconcile/reconciler.js';
@@ -25,6 +26,7 @@ import { RevisionMarker } from './revision-marker.js';
 import { resolveSnapshot, type Snapshot } from './snapshot.js';
 import { DaemonStatus, startedRecord, type ReconcileResult } from './status.js';
 import { DirWatcher } from './watcher.js';
+import { DaemonWriteBack } from './write-back.js';
 
 export type { DaemonConfig };
 
@@ -46,6 +48,7 @@ export class Daemon {
   private readonly reconciler: Reconciler;
   private readonly report: ReconcileReport;
   private readonly marker: RevisionMarker | null;
+  private readonly writeBack: DaemonWriteBack | null;
   private readonly abort = new AbortController();
   private connection: ConnectionConfig;
   private client: ApiClient;
@@ -67,6 +70,7 @@ export class Daemon {
     this.client = this.connect(config.connection);
     const redact = (text: string): string => this.redact(text);
     this.marker = config.revisionMarks ? new RevisionMarker(config.revisionMarks, this.log, redact) : null;
+    this.writeBack = config.writeBack ? new DaemonWriteBack({ ...config, setup: config.writeBack, enforce: config.policy.mode === 'enforce', log: this.log, redact }) : null;
     this.reconciler = new Reconciler({ ...config, client: () => this.client, apiToken: () => this.connection.token(), signal: this.abort.signal, log: this.log, redact });
     this.scheduler = new Scheduler({
       run: (triggers) => this.runOnce(triggers),
@@ -146,6 +150,7 @@ export class Daemon {
     await this.client.close().catch(() => undefined);
     await this.notifications?.close();
     await this.marker?.close();
+    await this.writeBack?.close();
     await this.server?.close();
     this.log.info('stopped');
   }
@@ -268,7 +273,7 @@ export class Daemon {
     } catch {
       // No token to scrub then.
     }
-    return safeMessage(createRedactor([token, ...this.secretValues, ...(this.marker?.secrets() ?? [])])(text));
+    return safeMessage(createRedactor([token, ...this.secretValues, ...(this.marker?.secrets() ?? []), ...(this.config.writeBack?.secrets() ?? [])])(text));
   }
 
   private async runOnce(triggers: ReadonlySet<Trigger>): Promise<RunResult> {
@@ -305,6 +310,8 @@ export class Daemon {
       const suspended = this.status.suspendedSince !== null;
       if (suspended) record.suspended = true;
       const write = this.config.policy.mode === 'enforce' && !suspended && this.admitWrites(record);
+      await this.writeBack?.settleHolds();
+      const writeBack = this.writeBack;
       outcome = await this.reconciler.run({
         dir: snap.target,
         write,
@@ -312,6 +319,7 @@ export class Daemon {
         edit: [...triggers].every((t) => t === 'change' || t === 'revision'),
         onChange: (event) => this.report.change(event, snap.revision),
         confirmSource: () => this.linkMoved(snap),
+        ...(writeBack ? { adjustPlan: (plan: Plan, desired: Desired, live: LiveState) => writeBack.adjustPlan(plan, desired, live) } : {}),
         // Known before the first change is logged: a name may hold one of them.
         onPlan: (_plan, desired) => {
           this.secretValues = desired.secretValues;
@@ -322,6 +330,7 @@ export class Daemon {
       if (outcome.superseded !== undefined) record.message = outcome.superseded;
       overwritten = this.report.overwrites(outcome, snap.revision);
       if (write && this.marker && outcome.status !== 'superseded') await this.marker.mark(outcome, snap, this.client);
+      await this.writeBack?.afterReconcile(outcome, this.client);
     } catch (err) {
       record.message = this.redact(errorText(err));
       // Another wsync writes the workspace: a refusal, not a fault of this one.

@@ -4,7 +4,7 @@
 // owned, as export does.
 import type { ApiClient } from '../api/types.js';
 import { hasErrors } from '../core/diagnostics.js';
-import { DEFAULT_POLICY, type Desired, type Diagnostic, type KindName } from '../core/types.js';
+import { DEFAULT_POLICY, type Desired, type Diagnostic, type KindName, type LiveState } from '../core/types.js';
 import { adoptExported, checkWriterLease } from '../export/adopt.js';
 import { readScope } from '../export/live-export.js';
 import type { SchemaSet } from '../export/schema-order.js';
@@ -33,6 +33,8 @@ export interface PullOptions {
   base?: string;
   /** The environment of wsync.yaml the workspace is (--env): its variables and overlays get the changes. */
   environment?: string;
+  /** The workspace as already read (the daemon's write-back); read here otherwise. */
+  live?: LiveState;
   warn: (message: string) => void;
 }
 
@@ -77,7 +79,7 @@ export async function runPull(options: PullOptions): Promise<PullOutcome> {
   const inventory = await loadInventory(options.stateDir);
   const kinds = new Set<KindName>([...desired.resources.map((r) => r.kind), ...inventory.entries.map((e) => e.kind), ...(options.selection?.kinds ?? [])]);
   for (const target of options.selection?.targets ?? []) kinds.add(target.kind);
-  const live = await readLive(options.client, readScope([...kinds]));
+  const live = options.live ?? (await readLive(options.client, readScope([...kinds])));
   const schemas = Object.fromEntries(loadSchemas()) as SchemaSet;
   const plan = planPull({
     desired,

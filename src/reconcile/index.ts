@@ -37,6 +37,8 @@ export interface ReconcileInput {
    * as 'superseded', nothing written.
    */
   confirmSource?: () => Promise<string | undefined>;
+  /** The caller's last word on the plan before it is shown and applied (the daemon's write-back holds changes). */
+  adjustPlan?: (plan: Plan, desired: Desired, live: LiveState) => Plan;
   /** Called once the plan exists, before any write (the CLI prints it). */
   onPlan?: (plan: Plan, desired: Desired) => void;
   /**
@@ -145,7 +147,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
     const tokenDir = tokenOutputDirOf(input.stateDir, input.tokenOutputDir);
     const secrets = inventory.hashKey === '' ? {} : await issuedSecretsHeld(desired, tokenDir, writing && state ? inventory : undefined);
     const self = await selfIdentityOf(input.client, input.apiToken, input.policy, live, tokenDir);
-    const plan = phases.measure('plan', () =>
+    const planned = phases.measure('plan', () =>
       planChanges(desired, live, inventory, input.policy, {
         now: new Date(),
         ...secrets,
@@ -157,7 +159,8 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
         measure: phases.measure,
       }),
     );
-    if (desired.environment !== undefined) plan.environment = desired.environment;
+    if (desired.environment !== undefined) planned.environment = desired.environment;
+    const plan = input.adjustPlan ? input.adjustPlan(planned, desired, live) : planned;
     const diagnostics = [...desired.diagnostics, ...plan.diagnostics];
     input.onPlan?.(plan, desired);
 

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { ApiClient } from '../api/types.js';
 import type { ApplyEvent } from '../apply/index.js';
-import { isWriteAction, type Desired, type Plan, type Policy } from '../core/types.js';
+import { isWriteAction, type Desired, type LiveState, type Plan, type Policy } from '../core/types.js';
 import { DEFAULT_LIVE_REUSE_MS, LiveCache } from '../live/index.js';
 import { PlanMemo } from '../plan/plan-memo.js';
 import { FileCache } from '../source/read/file-cache.js';
@@ -50,6 +50,7 @@ export interface ReconcileRequest {
   onChange?: (event: ApplyEvent) => void;
   confirmSource?: () => Promise<string | undefined>;
   onPlan?: (plan: Plan, desired: Desired) => void;
+  adjustPlan?: (plan: Plan, desired: Desired, live: LiveState) => Plan;
   /** The fingerprint of held changes someone approved (`wsync ctl approve`): the plan lets exactly those through. */
   approve?: string;
 }
@@ -104,6 +105,7 @@ export class Reconciler {
         incremental: { files: this.files, live: this.live, memo: this.memo },
         confirmSource: request.confirmSource,
         onPlan: request.onPlan,
+        ...(request.adjustPlan === undefined ? {} : { adjustPlan: request.adjustPlan }),
         ...(request.approve === undefined ? {} : { approve: request.approve }),
       });
       await this.keepLiveCurrent(outcome);

@@ -115,6 +115,7 @@ export async function runDaemon(dirArg: string, flags: RunFlags, io: CommandIo):
     version: packageVersion(),
     revisionMarks: settings.revisionMarks,
     ...(settings.environment === undefined ? {} : { environment: settings.environment }),
+    writeBack: settings.writeBack,
   }).catch((err: unknown) => {
     log.fatal({ err: err instanceof Error ? err.message : String(err) }, 'could not start');
     return null;

@@ -7,9 +7,10 @@ import { addRevisionMarkOptions, REVISION_MARK_VARIABLES, type RevisionMarkFlags
 import type { SettingsFlags } from '../../settings.js';
 import type { CommandContext } from '../index.js';
 import type { NotifyFlags } from './notifications.js';
+import { addWriteBackOptions, WRITE_BACK_VARIABLES, type WriteBackFlags } from './write-back.js';
 import { addHelpFooter, CONNECTION_VARIABLES, TREE_VARIABLES } from '../../help.js';
 
-export interface RunFlags extends PolicyFlags, SettingsFlags, LimitFlags, NotifyFlags, RevisionMarkFlags {
+export interface RunFlags extends PolicyFlags, SettingsFlags, LimitFlags, NotifyFlags, RevisionMarkFlags, WriteBackFlags {
   tokenOutputDir?: string;
   listen?: string;
   resync?: string;
@@ -53,6 +54,7 @@ export function register(program: Command, context: CommandContext): void {
   addPolicyOptions(cmd);
   addLimitOptions(cmd);
   addRevisionMarkOptions(cmd, { revision: false });
+  addWriteBackOptions(cmd);
   addHelpFooter(cmd, {
     variables: [
       ...CONNECTION_VARIABLES,
@@ -72,12 +74,14 @@ export function register(program: Command, context: CommandContext): void {
       'WSYNC_NOTIFY_SLACK_URL',
       'WSYNC_NOTIFY_SLACK_URL_FILE',
       ...REVISION_MARK_VARIABLES,
+      ...WRITE_BACK_VARIABLES,
     ],
     examples: [
       ['wsync run /git/workspace', "next to git-sync: reconcile at start, on every change of the link's target, and every 5 minutes"],
       ['wsync run --suspended --listen 0.0.0.0:9464 /git/workspace', 'plan and report only, metrics on every address, until wsync ctl resume'],
       ['wsync run --prune --control-token-file /etc/wsync/control workspace', 'also prune, and accept wsync ctl suspend/resume/reconcile'],
       ['wsync run --freeze "0 22 * * 5 60h" --freeze "0 0 20 12 * 14d Europe/Berlin" workspace', 'write nothing from Friday 22:00 UTC to Monday 10:00, nor over the holidays'],
+      ['wsync run --mode observe --write-back all --write-back-remote git@github.com:acme/workspace.git /git/workspace', 'UI edits become commits on wsync/write-back and one pull request (WSYNC_GITHUB_TOKEN)'],
     ],
   });
   cmd.action(async (dir: string, options: RunFlags) => {

@@ -15,6 +15,7 @@ import { environmentStateDir } from '../../environment.js';
 import { resolveSettings } from '../../settings.js';
 import type { RunFlags } from './command.js';
 import { controlToken, notificationTargets, startSuspended, statusAuth } from './notifications.js';
+import { resolveWriteBack } from './write-back.js';
 
 const DEFAULT_LISTEN = '127.0.0.1:9464';
 const DEFAULT_RESYNC = '*/5 * * * *';
@@ -42,6 +43,7 @@ export type Settings = Pick<
   | 'revisionMarks'
   | 'environment'
   | 'freeze'
+  | 'writeBack'
 > & { logLevel: string; pretty?: boolean };
 
 function positiveInt(text: string, flag: string, min: number): number {
@@ -103,6 +105,8 @@ export async function settingsFrom(dirArg: string, flags: RunFlags, env: Readonl
   // The process's own environment: wsync.yaml never says where a GitHub token goes.
   const marks = resolveRevisionMarks(flags, env, configured.connection.insecure === true);
   if (marks) settings.revisionMarks = marks;
+  const writeBack = resolveWriteBack(flags, env, { dir, stateDir: settings.stateDir, cwd }, configured.connection.insecure === true);
+  if (writeBack) settings.writeBack = writeBack;
   return settings;
 }
 

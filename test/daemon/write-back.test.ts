@@ -1,0 +1,180 @@
+// #26.2 in the daemon: a change made in the workspace (a PUT through the emulator's API, as the UI
+// makes it) ends as one commit on the write-back branch of a local bare remote, with the pull
+// request opened on the GitHub stand-in; in enforce mode it is not put back until that pull request
+// is closed; a push the remote rejects (the branch moved meanwhile) is made again on the refreshed
+// branch; without a GitHub token the branch is pushed and GitHub never called.
+import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveWriteBack } from '../../src/cli/commands/run/write-back.js';
+import { DEFAULT_POLICY } from '../../src/core/types.js';
+import { useInProcessDaemons, type InProcessDaemon, type LogLine } from '../support/daemon.js';
+import { useTestEmulator, type SeedObject } from '../support/emulator.js';
+import { useGitHubStandIn } from '../support/github.js';
+import { commitTree, git, useScratch } from '../support/tree.js';
+import { waitUntil } from '../support/wait.js';
+import { MONITOR_DATASETS } from '../support/yaml.js';
+
+const emulator = useTestEmulator({ seed: 2602 });
+const github = useGitHubStandIn();
+const scratch = useScratch('wsync-write-back-');
+const startDaemon = useInProcessDaemons(emulator);
+
+const FILE = 'vfields.yaml';
+const BRANCH = 'wsync/write-back';
+const DECLARED = ['apiVersion: wsync/v1', 'kind: VirtualField', 'metadata:', '  name: doubled', 'spec:', '  dataset: checkout', '  # doubled, for the SLO board', '  expression: latency * 2', ''].join('\n');
+
+interface Repo {
+  root: string;
+  /** The daemon's DIR: a clone of `bare` at main. */
+  tree: string;
+  bare: string;
+  stateDir: string;
+}
+
+/** A bare remote whose main declares the virtual field, DIR a clone of it, and the field live as declared. */
+async function repository(): Promise<Repo> {
+  await emulator.seed({ ...MONITOR_DATASETS, vfields: [{ id: 'vfld_doubled', dataset: 'checkout', name: 'doubled', expression: 'latency * 2' }] });
+  const root = await scratch.dir();
+  const bare = join(root, 'remote.git');
+  git(root, 'init', '-q', '--bare', '-b', 'main', bare);
+  const tree = scratch.tree({ [FILE]: DECLARED });
+  commitTree(tree);
+  git(tree, 'remote', 'add', 'origin', bare);
+  git(tree, 'push', '-q', 'origin', 'main');
+  return { root, tree, bare, stateDir: join(root, 'state') };
+}
+
+async function liveExpression(): Promise<unknown> {
+  return ((await emulator.state()).vfields ?? []).find((v: SeedObject) => v.name === 'doubled')?.expression;
+}
+
+async function editInTheUi(expression: string): Promise<void> {
+  const vfield = ((await emulator.state()).vfields ?? []).find((v: SeedObject) => v.name === 'doubled');
+  await emulator.ok('PUT', `/v2/vfields/${String(vfield?.id)}`, { ...vfield, expression });
+}
+
+/** Reconciles once more (SIGHUP: all live state read) and waits for its log line. */
+async function reconcile(d: InProcessDaemon): Promise<LogLine> {
+  const before = d.lines.filter((l) => l.msg === 'reconcile').length;
+  d.daemon.reload();
+  await waitUntil(() => d.lines.filter((l) => l.msg === 'reconcile').length > before, { what: 'a reconcile' });
+  return d.lines.filter((l) => l.msg === 'reconcile').at(-1) as LogLine;
+}
+
+function branchLog(bare: string): string[] {
+  return git(bare, 'log', '--format=%s', `main..${BRANCH}`).trim().split('\n').filter((l) => l !== '');
+}
+
+function githubEnv(): Record<string, string> {
+  const gh = github.get();
+  return { WSYNC_GITHUB_REPOSITORY: 'acme/workspace', WSYNC_GITHUB_TOKEN: gh.token, WSYNC_GITHUB_API_URL: gh.url };
+}
+
+const writtenBack = (d: InProcessDaemon): LogLine[] => d.lines.filter((l) => l.msg === 'written back');
+
+describe('the daemon writes drift made in the workspace back to git', () => {
+  it('observe mode: a UI edit ends as one commit on the write-back branch and one pull request', async () => {
+    const repo = await repository();
+    const gh = github.get();
+    gh.reset();
+    const writeBack = resolveWriteBack({ writeBack: 'all', writeBackRemote: repo.bare }, githubEnv(), { dir: repo.tree, stateDir: repo.stateDir, cwd: repo.root }, false);
+    const d = await startDaemon({ dir: repo.tree, stateDir: repo.stateDir, policy: { ...DEFAULT_POLICY, mode: 'observe' }, writeBack });
+    await d.waitFor((l) => l.msg === 'reconcile');
+
+    await editInTheUi('latency * 3');
+    await reconcile(d);
+    await waitUntil(() => writtenBack(d).length === 1, { what: 'the write-back' });
+
+    expect(branchLog(repo.bare)).toEqual(['wsync: VirtualField/checkout/doubled changed in the workspace']);
+    const message = git(repo.bare, 'log', '-1', '--format=%B', BRANCH);
+    expect(message).toContain('- VirtualField/checkout/doubled: expression');
+    // Only the changed line, the comment kept.
+    expect(git(repo.bare, 'show', `${BRANCH}:${FILE}`)).toBe(DECLARED.replace('latency * 2', 'latency * 3'));
+    // The branch the daemon reads is untouched.
+    expect(git(repo.bare, 'show', `main:${FILE}`)).toContain('expression: latency * 2');
+    expect(await readFile(join(repo.tree, FILE), 'utf8')).toContain('expression: latency * 2');
+    expect(gh.pulls).toEqual([expect.objectContaining({ number: 1, head: BRANCH, base: 'main', state: 'open', title: 'wsync: changes made in the workspace' })]);
+    expect(gh.pulls[0]?.body).toContain('VirtualField/checkout/doubled: expression');
+    expect(gh.requests.map((r) => `${r.method} ${r.url} ${r.status}`)).toEqual([
+      `GET /repos/acme/workspace/pulls?head=${encodeURIComponent(`acme:${BRANCH}`)}&state=open 200`,
+      'POST /repos/acme/workspace/pulls 201',
+    ]);
+    expect(writtenBack(d)[0]).toMatchObject({ branch: BRANCH, objects: ['VirtualField/checkout/doubled'], push_attempts: 1 });
+    // Observe mode writes nothing to the workspace.
+    expect(await liveExpression()).toBe('latency * 3');
+
+    // The same drift at the next reconcile is not written again; a second edit is, on the same pull request.
+    await reconcile(d);
+    expect(branchLog(repo.bare)).toHaveLength(1);
+    await editInTheUi('latency * 4');
+    await reconcile(d);
+    await waitUntil(() => writtenBack(d).length === 2, { what: 'the second write-back' });
+    expect(branchLog(repo.bare)).toHaveLength(2);
+    expect(gh.pulls).toHaveLength(1);
+    expect(gh.requests.at(-1)).toMatchObject({ method: 'PATCH', url: '/repos/acme/workspace/pulls/1', status: 200 });
+    expect(d.lines.map((l) => JSON.stringify(l)).join('\n')).not.toContain(gh.token);
+  });
+
+  it('enforce mode: the UI edit stays live until its pull request is closed, then is put back', async () => {
+    const repo = await repository();
+    const gh = github.get();
+    gh.reset();
+    const writeBack = resolveWriteBack({ writeBack: 'VirtualField', writeBackRemote: repo.bare }, githubEnv(), { dir: repo.tree, stateDir: repo.stateDir, cwd: repo.root }, false);
+    const d = await startDaemon({ dir: repo.tree, stateDir: repo.stateDir, writeBack });
+    await d.waitFor((l) => l.msg === 'reconcile');
+
+    await editInTheUi('latency * 5');
+    await reconcile(d);
+    await waitUntil(() => writtenBack(d).length === 1, { what: 'the write-back' });
+    expect(await liveExpression()).toBe('latency * 5');
+    expect(gh.pulls[0]?.body).toContain('does not put these objects back');
+
+    // Held: further reconciles neither put it back nor write it again.
+    await reconcile(d);
+    expect(await liveExpression()).toBe('latency * 5');
+    expect(branchLog(repo.bare)).toHaveLength(1);
+
+    const pull = gh.pulls[0];
+    if (pull) pull.state = 'closed';
+    await reconcile(d);
+    await waitUntil(async () => (await liveExpression()) === 'latency * 2', { what: 'the edit put back' });
+    expect(d.lines.some((l) => String(l.msg).startsWith('write-back closed without a merge'))).toBe(true);
+    expect(writtenBack(d)).toHaveLength(1);
+  });
+
+  it('a push rejected because the branch moved is made again on the refreshed branch; no token: push only', async () => {
+    const repo = await repository();
+    const gh = github.get();
+    gh.reset();
+    // The checkout, cloned ahead of the daemon, with a hook that moves the remote's branch once,
+    // right after the daemon fetched it: its first push is not a fast-forward.
+    const checkout = join(repo.root, 'checkout');
+    git(repo.root, 'clone', '-q', repo.bare, checkout);
+    const other = join(repo.root, 'other');
+    git(repo.root, 'clone', '-q', repo.bare, other);
+    await writeFile(join(other, 'NOTES.md'), 'someone else\n');
+    git(other, 'add', 'NOTES.md');
+    git(other, 'commit', '-q', '-m', 'someone else on the branch');
+    const hook = join(checkout, '.git', 'hooks', 'post-checkout');
+    const marker = join(repo.root, 'moved');
+    await writeFile(
+      hook,
+      `#!/bin/sh\n[ -e '${marker}' ] && exit 0\ntouch '${marker}'\nunset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE\ngit -C '${other}' push -q origin HEAD:refs/heads/${BRANCH}\n`,
+    );
+    await chmod(hook, 0o755);
+    const writeBack = resolveWriteBack({ writeBack: 'all', writeBackRemote: repo.bare, writeBackDir: checkout }, {}, { dir: repo.tree, stateDir: repo.stateDir, cwd: repo.root }, false);
+    const d = await startDaemon({ dir: repo.tree, stateDir: repo.stateDir, policy: { ...DEFAULT_POLICY, mode: 'observe' }, writeBack });
+    await d.waitFor((l) => l.msg === 'reconcile');
+
+    await editInTheUi('latency * 6');
+    await reconcile(d);
+    await waitUntil(() => writtenBack(d).length === 1, { what: 'the write-back' });
+
+    expect(writtenBack(d)[0]).toMatchObject({ push_attempts: 2, pull_request: null });
+    expect(d.lines.some((l) => String(l.msg).startsWith(`the push of ${BRANCH} was rejected`))).toBe(true);
+    expect(branchLog(repo.bare)).toEqual(['wsync: VirtualField/checkout/doubled changed in the workspace', 'someone else on the branch']);
+    expect(git(repo.bare, 'show', `${BRANCH}:${FILE}`)).toContain('expression: latency * 6');
+    expect(gh.requests).toEqual([]);
+  });
+});
