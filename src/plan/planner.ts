@@ -71,6 +71,20 @@ function declaredKeys(resources: readonly DesiredResource[]): { declared: ByKind
   return { declared, declaredTwice };
 }
 
+/** The declarations that say `wsync/renamed-from: OLD`, by the old key they name. */
+function renamedFromBy(resources: readonly DesiredResource[]): ByKind<DesiredResource[]> {
+  const out = new ByKind<DesiredResource[]>();
+  for (const r of resources) {
+    const old = renamedFrom(r);
+    if (old === undefined) continue;
+    const fromKey = KINDS[r.kind].keyOf(old, specOf(r));
+    const list = out.get(r.kind, fromKey);
+    if (list) list.push(r);
+    else out.set(r.kind, fromKey, [r]);
+  }
+  return out;
+}
+
 export function planChanges(desired: Desired, allLive: LiveState, inventory: Inventory, policy: Policy, context: PlanContext = {}): Plan {
   const { memo } = context;
   const fast = memo ? planIncrementally(desired, allLive, inventory, policy, context) : undefined;
@@ -88,7 +102,7 @@ function planWhole(desired: Desired, allLive: LiveState, inventory: Inventory, p
   const { declared, declaredTwice } = declaredKeys(desired.resources);
   const declaredContext: DeclaredContext = {
     live,
-    renames: { liveIndex, ownership, declared },
+    renames: { liveIndex, ownership, declared, renamedFromBy: renamedFromBy(desired.resources) },
     matchesOf: (kind, key) => liveWithKey(liveIndex, kind, key),
     ownerOf: (kind, id) => ownership.entryFor(kind, id),
     policy,

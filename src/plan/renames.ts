@@ -22,6 +22,8 @@ export interface RenameLookup {
   ownership: Ownership;
   /** Every declared key (a rename's old name must not be one). */
   declared: Pick<ByKind<unknown>, 'has'>;
+  /** The declarations renamed from each old key: one object can take one new name. */
+  renamedFromBy?: Pick<ByKind<readonly DesiredResource[]>, 'get'>;
 }
 
 /** The owned object a declaration renames, or why it cannot, or nothing to do. */
@@ -55,6 +57,11 @@ export function renameSourceOf(resource: DesiredResource, spec: JsonObject, look
       `${what}: ${resource.kind} objects cannot be renamed in place (their name is part of their id, or no update changes it). ` +
         `Remove the annotation: apply creates ${resource.kind} "${resource.key}", and --prune deletes "${fromKey}"`,
     );
+  }
+  const claimants = lookup.renamedFromBy?.get(resource.kind, fromKey) ?? [];
+  if (claimants.length > 1) {
+    const places = claimants.map((r) => `${r.kind}/${r.key} (${r.source.file}:${r.source.line})`).join(', ');
+    return problem('error', `${what}: ${claimants.length} declarations are renamed from "${fromKey}" (${places}); one object can take only one new name`);
   }
   if (lookup.declared.has(resource.kind, fromKey)) {
     return problem('error', `${what}: ${resource.kind} "${fromKey}" is still declared; a rename takes the old name out of the files`);

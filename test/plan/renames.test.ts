@@ -132,3 +132,24 @@ describe('wsync/renamed-from', () => {
     ]);
   });
 });
+
+// A rename that could write one object twice, or end in a delete.
+describe('renames that cannot both be carried out', () => {
+  it('two declarations renamed from one owned object: an error, never two updates of one id', () => {
+    const p = plan(desiredOf(declared('a-email', RENAMED), declared('b-email', RENAMED)), liveOf([old]), inventoryOf([owns(old, 'old-email')]), policyOf({ prune: true }));
+    expect(p.changes.filter((c) => c.id === 'ntf_old' && c.action === 'update')).toEqual([]);
+    for (const key of ['a-email', 'b-email']) expect(changeOf(p, 'Notifier', key).action).toBe('refused');
+    const errors = p.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message);
+    expect(errors).toHaveLength(2);
+    for (const message of errors) {
+      expect(message).toBe(
+        'wsync/renamed-from: "old-email": 2 declarations are renamed from "old-email" (Notifier/a-email (notifiers.yaml:3), Notifier/b-email (notifiers.yaml:3)); one object can take only one new name',
+      );
+    }
+  });
+
+  it('renamed and abandoned: the old object is abandoned (apply forgets it by id), nothing deleted', () => {
+    const p = plan(desiredOf(declared('a-email', { ...RENAMED, 'wsync/mode': 'abandon' })), liveOf([old]), inventoryOf([owns(old, 'old-email')]), policyOf({ prune: true }));
+    expect(p.changes.map((c) => `${c.action} ${c.key} ${c.id ?? ''}`)).toEqual(['abandon a-email ntf_old']);
+  });
+});
