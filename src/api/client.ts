@@ -74,7 +74,7 @@ export function createApiClient(config: ConnectionConfig): ApiClient {
       const sentAt = Date.now();
       let result: Answered;
       try {
-        result = await send(method, url, body, token);
+        result = await send({ agent, orgId: config.orgId, timeoutMs }, method, url, body, token);
       } catch (err) {
         limiter.noAnswer();
         return noAnswerOf(err, timeoutMs, config.token);
@@ -90,28 +90,6 @@ export function createApiClient(config: ConnectionConfig): ApiClient {
       });
       return result;
     });
-  }
-
-  async function send(method: HttpMethod, url: string, body: string | undefined, token: string): Promise<Answered> {
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${token}`,
-      accept: 'application/json',
-      'user-agent': userAgent(),
-    };
-    if (config.orgId) headers['x-axiom-org-id'] = config.orgId;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new AttemptTimeout()), timeoutMs);
-    try {
-      const res = await httpRequest(agent, url, { method, headers, ...(body !== undefined ? { body } : {}), signal: controller.signal });
-      const text = await res.body.text();
-      return { answered: true, status: res.statusCode, headers: flattenHeaders(res.headers), text };
-    } catch (err) {
-      if (controller.signal.aborted) throw new AttemptTimeout();
-      throw err;
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   function record(method: HttpMethod, status: number): void {
@@ -142,7 +120,7 @@ export function createApiClient(config: ConnectionConfig): ApiClient {
       if (result.answered && result.status >= 200 && result.status < 300) {
         return { status: result.status, body: parseBody<T>(result, where, attempts, config.token), headers: result.headers };
       }
-      const delay = retryDelay(req.readOnly === true ? 'GET' : req.method, result, attempts);
+      const delay = retryDelay(req.readOnly === true ? 'GET' : req.method, result, backoffDelay(attempts, backoff), reachability.gone);
       const error = (): ApiError => errorOf(result, where, attempts, config.token);
       if (delay === undefined || attempts > maxRetries) throw error();
       // A 429 was refused unprocessed and names its window's end: waiting for it (a minute at most on
@@ -154,29 +132,6 @@ export function createApiClient(config: ConnectionConfig): ApiClient {
     }
   }
 
-  /** Milliseconds to wait before retrying, or undefined when this outcome must not be retried. */
-  function retryDelay(method: HttpMethod, result: Attempt, attempts: number): number | undefined {
-    const jittered = backoffDelay(attempts, backoff);
-    if (!result.answered) {
-      // undici refused to build the request (e.g. a header value it cannot send): no retry helps.
-      if (result.code === 'UND_ERR_INVALID_ARG') return undefined;
-      // A certificate does not change between attempts; a server gone is not retried into.
-      if (isCertificateError(result.code) || reachability.gone) return undefined;
-      // A POST that may have reached the server is never sent twice: apply re-lists instead.
-      if (method === 'POST' && !result.notSent) return undefined;
-      return jittered;
-    }
-    const now = Date.now();
-    const retryAfter = parseRetryAfter(result.headers['retry-after'], now);
-    if (result.status === 429) {
-      // Refused unprocessed, so any method may go again once the server's window has passed.
-      const reset = parseRateLimitReset(result.headers['x-ratelimit-reset'], now);
-      if (retryAfter === undefined && reset === undefined) return jittered;
-      return Math.max(retryAfter ?? 0, reset ?? 0);
-    }
-    if (result.status >= 500 && method !== 'POST') return Math.max(jittered, retryAfter ?? 0);
-    return undefined;
-  }
 
   const client: ApiClient = {
     request,
@@ -330,4 +285,57 @@ function positive(value: number | undefined, fallback: number): number {
 
 function nonNegative(value: number | undefined, fallback: number): number {
   return value !== undefined && Number.isFinite(value) && value >= 0 ? value : fallback;
+}
+
+/** One attempt over the wire: the answer, or what undici threw (an AttemptTimeout past the timeout). */
+async function send(
+  via: { agent: ReturnType<typeof createAgent>; orgId?: string; timeoutMs: number },
+  method: HttpMethod,
+  url: string,
+  body: string | undefined,
+  token: string,
+): Promise<Answered> {
+  const { agent, timeoutMs } = via;
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${token}`,
+    accept: 'application/json',
+    'user-agent': userAgent(),
+  };
+  if (via.orgId) headers['x-axiom-org-id'] = via.orgId;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new AttemptTimeout()), timeoutMs);
+  try {
+    const res = await httpRequest(agent, url, { method, headers, ...(body !== undefined ? { body } : {}), signal: controller.signal });
+    const text = await res.body.text();
+    return { answered: true, status: res.statusCode, headers: flattenHeaders(res.headers), text };
+  } catch (err) {
+    if (controller.signal.aborted) throw new AttemptTimeout();
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Milliseconds to wait before retrying, or undefined when this outcome must not be retried. */
+function retryDelay(method: HttpMethod, result: Attempt, jittered: number, gone: boolean): number | undefined {
+  if (!result.answered) {
+    // undici refused to build the request (e.g. a header value it cannot send): no retry helps.
+    if (result.code === 'UND_ERR_INVALID_ARG') return undefined;
+    // A certificate does not change between attempts; a server gone is not retried into.
+    if (isCertificateError(result.code) || gone) return undefined;
+    // A POST that may have reached the server is never sent twice: apply re-lists instead.
+    if (method === 'POST' && !result.notSent) return undefined;
+    return jittered;
+  }
+  const now = Date.now();
+  const retryAfter = parseRetryAfter(result.headers['retry-after'], now);
+  if (result.status === 429) {
+    // Refused unprocessed, so any method may go again once the server's window has passed.
+    const reset = parseRateLimitReset(result.headers['x-ratelimit-reset'], now);
+    if (retryAfter === undefined && reset === undefined) return jittered;
+    return Math.max(retryAfter ?? 0, reset ?? 0);
+  }
+  if (result.status >= 500 && method !== 'POST') return Math.max(jittered, retryAfter ?? 0);
+  return undefined;
 }

@@ -109,26 +109,31 @@ export class DaemonMetrics {
       labelNames: ['target', 'event', 'outcome'],
       registers,
     });
-    this.buildInfo.set({ version: opts.version ?? 'unknown', node: process.versions.node }, 1);
-    this.suspended.set(0);
     this.heldChanges = new Gauge({
       name: 'wsync_held_changes',
       help: 'Changes the last plan holds by a safety rule (delete budget, empty set): degraded while above 0.',
       registers: [this.registry],
     });
-    this.heldChanges.set(0);
     this.freezeActive = new Gauge({
       name: 'wsync_freeze_active',
       help: '1 while now falls in a freeze window (--freeze): reconciles plan and report, nothing is written.',
       registers: [this.registry],
     });
+    this.setInitialValues(opts.version);
+    // The event-loop delay monitor samples with a timer: once a second keeps an idle daemon idle (the default, 10 ms, does not).
+    if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 1000 });
+  }
+
+  /** Every gauge present from the first scrape, at its value before any reconcile. */
+  private setInitialValues(version: string | undefined): void {
+    this.buildInfo.set({ version: version ?? 'unknown', node: process.versions.node }, 1);
+    this.suspended.set(0);
+    this.heldChanges.set(0);
     this.freezeActive.set(0);
     for (const kind of KIND_NAMES) this.driftObjects.set({ kind }, 0);
     this.lastSuccess.set(0);
     this.ready.set(0);
     this.consecutiveFailures.set(0);
-    // The event-loop delay monitor samples with a timer: once a second keeps an idle daemon idle (the default, 10 ms, does not).
-    if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 1000 });
   }
 
   setDrift(counts: ReadonlyMap<string, number>): void {

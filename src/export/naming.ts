@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
+import { compareText } from '../core/json.js';
+import { forbiddenNameCharacter } from '../core/names.js';
+import type { JsonObject } from '../core/types.js';
+import type { KindModule } from '../kinds/types.js';
 
-// Names the export derives from object names: file names and environment variable names. Both
+// Names the export derives from object names: file names, environment variable names, the names
+// of duplicates, and whether a live name can be a metadata.name at all. File and variable names
 // must be stable across runs (a second export is byte-identical) and safe for any input.
 
 const MAX_SLUG = 64;
@@ -78,4 +83,63 @@ export function fileBaseNames(requests: readonly FileNameRequest[]): string[] {
       if (clash) hashLength[i] = Math.min(64, (hashLength[i] ?? 0) + 6);
     });
   }
+}
+
+/** The longest metadata.name the schema allows. */
+const MAX_NAME = 256;
+
+/** The name a second (third, ...) object with an already-taken key is written under. */
+function duplicateName(module: KindModule, name: string, id: string): string {
+  return module.duplicateName?.(name, id) ?? `${name} (duplicate ${id})`;
+}
+
+export interface Named {
+  id: string;
+  name: string;
+  key: string;
+}
+
+/**
+ * Objects sharing a key: the first by id keeps its name, the others get a changed name and a
+ * warning. Returns id -> final name for the renamed ones.
+ */
+export function dedupe(module: KindModule, items: readonly Named[], spec: (id: string) => JsonObject, warnings: string[]): Map<string, string> {
+  const groups = new Map<string, Named[]>();
+  for (const item of items) groups.set(item.key, [...(groups.get(item.key) ?? []), item]);
+  const renamed = new Map<string, string>();
+  const taken = new Set(items.map((item) => item.key));
+  for (const [key, group] of [...groups].sort(([a], [b]) => compareText(a, b))) {
+    if (group.length < 2) continue;
+    const [first, ...rest] = [...group].sort((a, b) => compareText(a.id, b.id)) as [Named, ...Named[]];
+    const names: string[] = [];
+    for (const other of rest) {
+      let name = duplicateName(module, other.name, other.id);
+      // A key the name does not make (an untitled annotation's) cannot be told apart by renaming.
+      if (module.keyOf(name, spec(other.id)) === key) {
+        names.push(`id ${other.id} as is (its key does not depend on its name)`);
+        continue;
+      }
+      while (taken.has(module.keyOf(name, spec(other.id)))) name = `${name}'`;
+      taken.add(module.keyOf(name, spec(other.id)));
+      renamed.set(other.id, name);
+      names.push(`id ${other.id} as "${name}"`);
+    }
+    warnings.push(
+      `${module.kind} "${key}": ${group.length} live objects share this key; id ${first.id} is exported as is, ` +
+        `${names.join(', ')}. Rename or delete the duplicates in the workspace by hand, then export again ` +
+        `(until then, plan treats the key as ambiguous and the renamed files as new objects).`,
+    );
+  }
+  return renamed;
+}
+
+export function checkName(module: KindModule, id: string, name: string, warnings: string[]): boolean {
+  // The schema's metadata.name: 1..256 characters, no control, bidi or invisible characters.
+  const forbidden = forbiddenNameCharacter(name);
+  if (name.length >= 1 && name.length <= MAX_NAME && forbidden === undefined) return true;
+  warnings.push(
+    `${module.kind} id ${id}: skipped, its name cannot be a metadata.name (1 to ${MAX_NAME} characters, ` +
+      `${forbidden === undefined ? 'no control, bidi or invisible characters' : `it holds ${forbidden}`}); manage it in the workspace by hand`,
+  );
+  return false;
 }

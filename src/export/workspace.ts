@@ -1,12 +1,11 @@
 import { stringify } from 'yaml';
-import { forbiddenNameCharacter } from '../core/names.js';
 import { compareText, isEmptyValue, isJsonObject, jsonEqual, setOwn, sortedIfStrings } from '../core/json.js';
 import { findPaths, getAt, toPointer, withoutValueAt, withValueAt, withValuesAt } from '../core/json-paths.js';
 import type { JsonObject, JsonValue, KindName, LiveObject, LiveState } from '../core/types.js';
 import { KIND_NAMES, kindModule } from '../kinds/index.js';
 import type { KindModule, ResolveId } from '../kinds/types.js';
 import { HELD_ELSEWHERE } from '../plan/annotations.js';
-import { fileBaseNames } from './naming.js';
+import { checkName, dedupe, fileBaseNames, type Named } from './naming.js';
 import {
   childSchema,
   documentSchema,
@@ -66,7 +65,6 @@ export interface ExportResult {
 }
 
 const API_VERSION = 'wsync/v1';
-const MAX_NAME = 256;
 
 interface Draft {
   module: KindModule;
@@ -94,62 +92,6 @@ function referenceTargets(): Set<KindName> {
   const out = new Set<KindName>();
   for (const kind of KIND_NAMES) for (const ref of kindModule(kind).references) out.add(ref.target);
   return out;
-}
-
-/** The name a second (third, ...) object with an already-taken key is written under. */
-function duplicateName(module: KindModule, name: string, id: string): string {
-  return module.duplicateName?.(name, id) ?? `${name} (duplicate ${id})`;
-}
-
-interface Named {
-  id: string;
-  name: string;
-  key: string;
-}
-
-/**
- * Objects sharing a key: the first by id keeps its name, the others get a changed name and a
- * warning. Returns id -> final name for the renamed ones.
- */
-function dedupe(module: KindModule, items: readonly Named[], spec: (id: string) => JsonObject, warnings: string[]): Map<string, string> {
-  const groups = new Map<string, Named[]>();
-  for (const item of items) groups.set(item.key, [...(groups.get(item.key) ?? []), item]);
-  const renamed = new Map<string, string>();
-  const taken = new Set(items.map((item) => item.key));
-  for (const [key, group] of [...groups].sort(([a], [b]) => compareText(a, b))) {
-    if (group.length < 2) continue;
-    const [first, ...rest] = [...group].sort((a, b) => compareText(a.id, b.id)) as [Named, ...Named[]];
-    const names: string[] = [];
-    for (const other of rest) {
-      let name = duplicateName(module, other.name, other.id);
-      // A key the name does not make (an untitled annotation's) cannot be told apart by renaming.
-      if (module.keyOf(name, spec(other.id)) === key) {
-        names.push(`id ${other.id} as is (its key does not depend on its name)`);
-        continue;
-      }
-      while (taken.has(module.keyOf(name, spec(other.id)))) name = `${name}'`;
-      taken.add(module.keyOf(name, spec(other.id)));
-      renamed.set(other.id, name);
-      names.push(`id ${other.id} as "${name}"`);
-    }
-    warnings.push(
-      `${module.kind} "${key}": ${group.length} live objects share this key; id ${first.id} is exported as is, ` +
-        `${names.join(', ')}. Rename or delete the duplicates in the workspace by hand, then export again ` +
-        `(until then, plan treats the key as ambiguous and the renamed files as new objects).`,
-    );
-  }
-  return renamed;
-}
-
-function checkName(module: KindModule, id: string, name: string, warnings: string[]): boolean {
-  // The schema's metadata.name: 1..256 characters, no control, bidi or invisible characters.
-  const forbidden = forbiddenNameCharacter(name);
-  if (name.length >= 1 && name.length <= MAX_NAME && forbidden === undefined) return true;
-  warnings.push(
-    `${module.kind} id ${id}: skipped, its name cannot be a metadata.name (1 to ${MAX_NAME} characters, ` +
-      `${forbidden === undefined ? 'no control, bidi or invisible characters' : `it holds ${forbidden}`}); manage it in the workspace by hand`,
-  );
-  return false;
 }
 
 /** The kind's own rules for what a file should say that fromWire alone does not settle. */
@@ -258,11 +200,27 @@ export function exportWorkspace(live: LiveState, options: ExportOptions): Export
     const why = live.unavailable?.[kind];
     if (why !== undefined) warnings.push(`${kind}: not exported, ${kindModule(kind).addOn ?? kind} is not available on this workspace (${why})`);
   }
+  const finalNames = finalNamesOf(live, selected, warnings);
+  const drafts = draftsOf(live, selected, finalNames, warnings);
+  const { secretValues, names } = secretsAsVariables(drafts, options, warnings);
+  const { files, objects } = filesOf(selected, drafts, options);
+  // Only what plans clean is written: an object whose files would not validate is left out.
+  return withoutInvalid({
+    files,
+    variables: [...new Set(names)].sort(compareText),
+    warnings,
+    objects,
+    secretValues: [...secretValues].sort(compareText),
+  });
+}
+
+/**
+ * Pass 1: names of every object, and final names for the kinds others point at, so that a
+ * reference to a renamed duplicate names the file that declares it.
+ */
+function finalNamesOf(live: LiveState, selected: readonly KindName[], warnings: string[]): Map<KindName, Map<string, string>> {
   const targets = referenceTargets();
   const none: ResolveId = () => undefined;
-
-  // Pass 1: names of every object, and final names for the kinds others point at, so that a
-  // reference to a renamed duplicate names the file that declares it.
   const finalNames = new Map<KindName, Map<string, string>>();
   const firstSpecs = new Map<string, JsonObject>();
   for (const kind of KIND_NAMES) {
@@ -278,6 +236,12 @@ export function exportWorkspace(live: LiveState, options: ExportOptions): Export
       : new Map<string, string>();
     finalNames.set(kind, new Map(items.map((item) => [item.id, renamed.get(item.id) ?? item.name])));
   }
+  return finalNames;
+}
+
+/** Pass 2: specs with names for ids, per-kind rules, then duplicates of the other kinds. */
+function draftsOf(live: LiveState, selected: readonly KindName[], finalNames: Map<KindName, Map<string, string>>, warnings: string[]): Draft[] {
+  const targets = referenceTargets();
   const resolveId: ResolveId = (target, id) => finalNames.get(target)?.get(id);
   const knownNames = new Map<KindName, Set<string>>();
   const known = (target: KindName): Set<string> | undefined => {
@@ -286,8 +250,6 @@ export function exportWorkspace(live: LiveState, options: ExportOptions): Export
     if (!names) knownNames.set(target, (names = new Set(finalNames.get(target)?.values())));
     return names;
   };
-
-  // Pass 2: specs with names for ids, per-kind rules, then duplicates of the other kinds.
   const drafts: Draft[] = [];
   for (const kind of selected) {
     const module = kindModule(kind);
@@ -306,16 +268,7 @@ export function exportWorkspace(live: LiveState, options: ExportOptions): Export
       const adjusted = adjust(module, { ...base, spec: referenced }, warnings);
       if (!adjusted) continue;
       const spec = module.normalize?.(adjusted) ?? adjusted;
-      kindDrafts.push({
-        module,
-        id: object.id,
-        name,
-        key: module.keyOf(name, spec),
-        spec,
-        renamed: name !== wire.name,
-        slots: [],
-        variables: [],
-      });
+      kindDrafts.push({ module, id: object.id, name, key: module.keyOf(name, spec), spec, renamed: name !== wire.name, slots: [], variables: [] });
     }
     if (!targets.has(kind)) {
       const specs = new Map(kindDrafts.map((d) => [d.id, d.spec]));
@@ -330,8 +283,11 @@ export function exportWorkspace(live: LiveState, options: ExportOptions): Export
     }
     drafts.push(...kindDrafts);
   }
+  return drafts;
+}
 
-  // Secrets: every secret field becomes ${env:VARIABLE}; the value never goes further than here.
+/** Secrets: every secret field becomes ${env:VARIABLE}; the value never goes further than here. */
+function secretsAsVariables(drafts: readonly Draft[], options: ExportOptions, warnings: string[]): { secretValues: Set<string>; names: string[] } {
   const secretValues = new Set<string>();
   const requests: Array<{ draft: Draft; slot: SecretSlot }> = [];
   for (const draft of drafts) {
@@ -368,8 +324,11 @@ export function exportWorkspace(live: LiveState, options: ExportOptions): Export
     draft.variables.push(names[i] as string);
   });
   for (const [draft, list] of puts) draft.spec = withValuesAt(draft.spec, list);
+  return { secretValues, names };
+}
 
-  // Files: one per object, under the kind's folder.
+/** Files: one per object, under the kind's folder, sorted by path. */
+function filesOf(selected: readonly KindName[], drafts: readonly Draft[], options: ExportOptions): { files: ExportedFile[]; objects: ExportedObject[] } {
   const files: ExportedFile[] = [];
   const objects: ExportedObject[] = [];
   for (const kind of selected) {
@@ -392,12 +351,5 @@ export function exportWorkspace(live: LiveState, options: ExportOptions): Export
   }
   files.sort((a, b) => compareText(a.path, b.path));
   objects.sort((a, b) => compareText(a.path, b.path));
-  // Only what plans clean is written: an object whose files would not validate is left out.
-  return withoutInvalid({
-    files,
-    variables: [...new Set(names)].sort(compareText),
-    warnings,
-    objects,
-    secretValues: [...secretValues].sort(compareText),
-  });
+  return { files, objects };
 }

@@ -190,19 +190,26 @@ function planWhole(desired: Desired, allLive: LiveState, inventory: Inventory, p
   measure('references', () => {
     const names = nameIndexFrom(desired, liveIndex);
     const deleted = new Set(changes.filter((c) => c.action === 'delete' && c.id).map((c) => `${c.kind}/${c.id}`));
-    for (const resource of planned) {
-      const check = checkDeclaredReferences(resource, { names, changeOf, deleted, live });
-      if (check === undefined) continue;
-      diagnostics.push(...check.diagnostics);
-      snapshot?.recordCheck(resource, check.diagnostics);
-    }
-    if (snapshot) snapshot.names = names;
+    diagnostics.push(...checkAllReferences(planned, { names, changeOf, deleted, live }, snapshot));
   });
 
   const ordered = orderChanges(items);
   const plan = planOf(ordered, diagnostics, refusals, desired, live, liveIndex, { ...(held ? { held } : {}), ...(approval ? { approval } : {}) });
   if (memo) memo.last = snapshot?.complete({ plan, declared, changeOf, items, retired: retired.length > 0 });
   return plan;
+}
+
+/** The references of every resource planned checked (and kept in the snapshot); their diagnostics. */
+function checkAllReferences(planned: readonly DesiredResource[], inputs: ReferenceInputs, snapshot: SnapshotBuilder | undefined): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const resource of planned) {
+    const check = checkDeclaredReferences(resource, inputs);
+    if (check === undefined) continue;
+    diagnostics.push(...check.diagnostics);
+    snapshot?.recordCheck(resource, check.diagnostics);
+  }
+  if (snapshot) snapshot.names = inputs.names;
+  return diagnostics;
 }
 
 /** What the reference check of a declared resource reads besides it. */

@@ -133,6 +133,73 @@ function entrySlot(entry: InventoryEntry): string {
   return entry.retiredUntil === undefined ? current : `${current}\u0000${entry.id}`;
 }
 
+function copyEntry(entry: InventoryEntry): InventoryEntry {
+  const copy: InventoryEntry = { ...entry };
+  if (entry.secretHashes) copy.secretHashes = { ...entry.secretHashes };
+  return copy;
+}
+
+/** The entries of an open inventory: one per (kind, key), found by id too (forget, and a record under a new key). */
+class EntryTable {
+  private readonly entries = new Map<string, InventoryEntry>();
+  private readonly ids = new Map<string, string>();
+  /** The entries as `inventory` hands them out, until the next record or forget. */
+  private ordered: InventoryEntry[] | undefined;
+
+  constructor(initial: readonly InventoryEntry[]) {
+    for (const entry of initial) {
+      this.entries.set(entrySlot(entry), entry);
+      this.ids.set(slot(entry.kind, entry.id), entrySlot(entry));
+    }
+  }
+
+  /** Sorted once per change of the entries, not at every read (apply reads it per write). */
+  sorted(): InventoryEntry[] {
+    this.ordered ??= sortEntries([...this.entries.values()]);
+    return this.ordered;
+  }
+
+  all(): InventoryEntry[] {
+    return [...this.entries.values()];
+  }
+
+  /** The entry held where `entry` goes. */
+  at(entry: InventoryEntry): InventoryEntry | undefined {
+    return this.entries.get(entrySlot(entry));
+  }
+
+  byId(kind: KindName, id: string): InventoryEntry | undefined {
+    const at = this.ids.get(slot(kind, id));
+    return at === undefined ? undefined : this.entries.get(at);
+  }
+
+  /** `entry` in its slot, in place of what held its key or its id. */
+  set(entry: InventoryEntry): void {
+    this.remove(entrySlot(entry));
+    this.remove(this.ids.get(slot(entry.kind, entry.id)));
+    this.entries.set(entrySlot(entry), entry);
+    this.ids.set(slot(entry.kind, entry.id), entrySlot(entry));
+  }
+
+  /** Drops the entry of an id; false when there is none. */
+  forget(kind: KindName, id: string): boolean {
+    const at = this.ids.get(slot(kind, id));
+    if (at === undefined) return false;
+    this.remove(at);
+    return true;
+  }
+
+  private remove(at: string | undefined): void {
+    this.ordered = undefined;
+    if (at === undefined) return;
+    const entry = this.entries.get(at);
+    if (!entry) return;
+    this.entries.delete(at);
+    const idSlot = slot(entry.kind, entry.id);
+    if (this.ids.get(idSlot) === at) this.ids.delete(idSlot);
+  }
+}
+
 interface HandleInput {
   dir: string;
   initial: InventoryEntry[];
@@ -156,15 +223,7 @@ function createHandle(input: HandleInput): StateHandle {
     })();
     return keysWritten;
   }
-  // One entry per (kind, key); `ids` finds the entry of an id (forget, and a record under a new key).
-  const entries = new Map<string, InventoryEntry>();
-  const ids = new Map<string, string>();
-  /** The entries as `inventory` hands them out, until the next record or forget. */
-  let sorted: InventoryEntry[] | undefined;
-  for (const entry of initial) {
-    entries.set(entrySlot(entry), entry);
-    ids.set(slot(entry.kind, entry.id), entrySlot(entry));
-  }
+  const table = new EntryTable(initial);
   let closed = false;
   // Writes are serialized; records arriving while a write runs share the next one.
   let chain: Promise<void> = Promise.resolve();
@@ -179,7 +238,7 @@ function createHandle(input: HandleInput): StateHandle {
       .then(prepareWrites)
       .then(() => {
         queued = undefined;
-        return writeFileAtomic(file, inventoryChunks([...entries.values()]), 0o600);
+        return writeFileAtomic(file, inventoryChunks(table.all()), 0o600);
       })
       .then(
         () => {
@@ -195,16 +254,6 @@ function createHandle(input: HandleInput): StateHandle {
     return next;
   }
 
-  function remove(at: string | undefined): void {
-    sorted = undefined;
-    if (at === undefined) return;
-    const entry = entries.get(at);
-    if (!entry) return;
-    entries.delete(at);
-    const idSlot = slot(entry.kind, entry.id);
-    if (ids.get(idSlot) === at) ids.delete(idSlot);
-  }
-
   function assertOpen(): void {
     if (closed) throw new Error(`state directory ${displayStateDir(dir)}: the inventory was already closed`);
     // Another process holds the lock now: two writers of one inventory would lose records.
@@ -214,39 +263,26 @@ function createHandle(input: HandleInput): StateHandle {
   return {
     dir,
     get inventory(): Inventory {
-      // Sorted once per change of the entries, not at every read (apply reads it per write).
-      sorted ??= sortEntries([...entries.values()]);
-      return { version: 1, entries: sorted, hashKey };
+      return { version: 1, entries: table.sorted(), hashKey };
     },
     lockOwner: lock?.owner,
     writerId,
     entryFor(kind, id) {
-      const at = ids.get(slot(kind, id));
-      const entry = at === undefined ? undefined : entries.get(at);
-      if (!entry) return undefined;
-      const copy: InventoryEntry = { ...entry };
-      if (entry.secretHashes) copy.secretHashes = { ...entry.secretHashes };
-      return copy;
+      const entry = table.byId(kind, id);
+      return entry === undefined ? undefined : copyEntry(entry);
     },
     record(entry) {
       assertOpen();
       // An update of an owned object records what is recorded already: the file (10,000 entries
       // at scale) is not written again for it; the entry is on disk once the writes queued are.
-      const held = entries.get(entrySlot(entry));
+      const held = table.at(entry);
       if (held !== undefined && sameEntry(held, entry) && !unwritten) return chain;
-      remove(entrySlot(entry));
-      remove(ids.get(slot(entry.kind, entry.id)));
-      const copy: InventoryEntry = { ...entry };
-      if (entry.secretHashes) copy.secretHashes = { ...entry.secretHashes };
-      entries.set(entrySlot(entry), copy);
-      ids.set(slot(entry.kind, entry.id), entrySlot(entry));
+      table.set(copyEntry(entry));
       return persist();
     },
     forget(kind, id) {
       assertOpen();
-      const at = ids.get(slot(kind, id));
-      if (at === undefined) return chain.catch(() => undefined);
-      remove(at);
+      if (!table.forget(kind, id)) return chain.catch(() => undefined);
       return persist();
     },
     flush() {

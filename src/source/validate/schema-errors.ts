@@ -184,44 +184,6 @@ class Translator {
       case 'const':
         this.emit('schema', at, undefined, `${p}must be ${quoteList([params.allowedValue])}${why(parent)}${when}`);
         return;
-      case 'type': {
-        const types = Array.isArray(params.type) ? params.type : String(params.type).split(',');
-        const names = types.map((t) => TYPE_NAMES[String(t)] ?? String(t));
-        this.emit('schema', at, undefined, `${p}must be ${names.join(' or ')}${when}`);
-        return;
-      }
-      case 'minimum':
-      case 'maximum':
-      case 'exclusiveMinimum':
-      case 'exclusiveMaximum':
-        this.emit('schema', at, undefined, `${p}must be ${String(params.comparison)} ${String(params.limit)}${when}`);
-        return;
-      case 'minLength':
-        this.emit(
-          'schema',
-          at,
-          undefined,
-          Number(params.limit) === 1
-            ? `${p}must not be empty${when}`
-            : `${p}must be at least ${String(params.limit)} characters long${when}`,
-        );
-        return;
-      case 'maxLength':
-        this.emit('schema', at, undefined, `${p}must be at most ${String(params.limit)} characters long${when}`);
-        return;
-      case 'minItems':
-        this.emit(
-          'schema',
-          at,
-          undefined,
-          Number(params.limit) === 1
-            ? `${p}must list at least one item${when}`
-            : `${p}must list at least ${String(params.limit)} items${when}`,
-        );
-        return;
-      case 'maxItems':
-        this.emit('schema', at, undefined, `${p}must list at most ${String(params.limit)} items${when}`);
-        return;
       case 'uniqueItems': {
         const first = Math.min(Number(params.i), Number(params.j));
         const second = Math.max(Number(params.i), Number(params.j));
@@ -250,7 +212,7 @@ class Translator {
         return;
       }
       default:
-        this.emit('schema', at, undefined, `${p}${e.message ?? 'is not valid'}${when}`);
+        this.emit('schema', at, undefined, `${p}${boundMessage(e.keyword, params) ?? e.message ?? 'is not valid'}${when}`);
     }
   }
 
@@ -386,4 +348,30 @@ export function translateErrors(errors: readonly ErrorObject[], ctx: ErrorContex
     translator.one(e, conditionOf(e));
   }
   return translator.out;
+}
+
+/** What a value of the wrong type, or out of a bound (size, length, count), must be instead. */
+function boundMessage(keyword: string, params: Record<string, unknown>): string | undefined {
+  const limit = String(params.limit);
+  switch (keyword) {
+    case 'type': {
+      const types = Array.isArray(params.type) ? params.type : String(params.type).split(',');
+      return `must be ${types.map((t) => TYPE_NAMES[String(t)] ?? String(t)).join(' or ')}`;
+    }
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return `must be ${String(params.comparison)} ${limit}`;
+    case 'minLength':
+      return Number(params.limit) === 1 ? 'must not be empty' : `must be at least ${limit} characters long`;
+    case 'maxLength':
+      return `must be at most ${limit} characters long`;
+    case 'minItems':
+      return Number(params.limit) === 1 ? 'must list at least one item' : `must list at least ${limit} items`;
+    case 'maxItems':
+      return `must list at most ${limit} items`;
+    default:
+      return undefined;
+  }
 }
