@@ -160,4 +160,16 @@ describe('one tree, two workspaces', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe('diff: qa: no such environment; wsync.yaml declares staging, prod\n');
   });
+
+  it('files named alone in a tree with environments (a pre-commit hook) are checked in every environment, their problems only', async () => {
+    const dir = tree();
+    writeFileSync(join(dir, 'monitors.yaml'), MONITOR.replace('rangeMinutes: 10', 'rangeMinutes: ${var:range}'));
+    writeFileSync(join(dir, 'broken.yaml'), 'apiVersion: wsync/v1\nkind: Notifier\nmetadata:\n  name: broken\nspec: {}\n');
+    const result = await runCli(['validate', 'monitors.yaml', 'notifiers.yaml'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('monitors.yaml:12:17: Monitor/errors: environment staging: spec.rangeMinutes: ${var:range}');
+    expect(result.stdout).not.toContain('broken.yaml');
+    const clean = await runCli(['validate', 'notifiers.yaml'], { cwd: dir });
+    expect(clean.code, clean.stdout).toBe(0);
+  });
 });

@@ -32,11 +32,10 @@ export async function runValidate(paths: readonly string[], options: ValidateOpt
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const given = await withDocumentOwners((paths.length > 0 ? paths : ['.']).map((path) => resolve(cwd, path)));
-  const tree = given.length === 1 && given[0] !== undefined && !(await isFile(given[0])) ? given[0] : undefined;
-  if (tree !== undefined) {
-    const layered = layeredEnvironment(tree, env);
-    const environments = declaredEnvironments(layered.config);
-    if (environments.length > 0) return validateEnvironments(tree, environments, layered, options);
+  const scope = await environmentsScope(given, cwd, env);
+  if (scope !== undefined) {
+    const result = await validateEnvironments(scope.tree, scope.environments, scope.layered, options, scope.files);
+    return result;
   }
   const requested = options.environment;
   if (requested !== undefined) throw new ConfigError(`--env ${requested}: environments are checked per directory; name one directory whose wsync.yaml declares them`);
@@ -62,12 +61,39 @@ export async function runValidate(paths: readonly string[], options: ValidateOpt
   return renderValidation(desired, { ...options, alsoDeclared: await treeDeclarations(given, cwd, env, options.limits) });
 }
 
-/** `wsync validate DIR` of a tree with environments: each of them (or the one --env names) rendered and checked. */
+/**
+ * The tree with environments the paths belong to: one directory whose wsync.yaml declares them, or
+ * files (a pre-commit hook's) all of one such tree, then with their names relative to it.
+ */
+async function environmentsScope(
+  given: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ tree: string; environments: Environment[]; layered: LayeredEnvironment; files?: Set<string> } | undefined> {
+  const first = given[0];
+  if (first === undefined) return undefined;
+  const files = await Promise.all(given.map(isFile));
+  const single = given.length === 1 && files[0] === false;
+  if (!single && !files.every(Boolean)) return undefined;
+  const tree = single ? first : await treeOfFile(first, cwd);
+  if (!single) for (const path of given.slice(1)) if ((await treeOfFile(path, cwd)) !== tree) return undefined;
+  const layered = layeredEnvironment(tree, env);
+  const environments = declaredEnvironments(layered.config);
+  if (environments.length === 0) return undefined;
+  return single ? { tree, environments, layered } : { tree, environments, layered, files: new Set(given.map((path) => relative(tree, path).split(sep).join('/'))) };
+}
+
+/**
+ * `wsync validate DIR` of a tree with environments: each of them (or the one --env names) rendered
+ * and checked. Given `files` (named alone in a tree with environments), only their problems count:
+ * the tree is read whole, as each environment renders it.
+ */
 async function validateEnvironments(
   dir: string,
   declared: readonly Environment[],
   layered: LayeredEnvironment,
   options: ValidateOptions,
+  files?: ReadonlySet<string>,
 ): Promise<ValidateResult> {
   const requested = options.environment;
   const chosen = requested === undefined ? declared : declared.filter((e) => e.name === chosenEnvironment(layered.config, requested));
@@ -81,9 +107,10 @@ async function validateEnvironments(
       ...(secretsDir === undefined ? {} : { secretsDir }),
       ...(options.limits ? { limits: options.limits } : {}),
     });
+    if (files) desired.diagnostics = desired.diagnostics.filter((d) => d.file === undefined || files.has(d.file));
     checks.push({ environment: environment.name, desired });
   }
-  return renderEnvironmentsValidation(checks, options);
+  return renderEnvironmentsValidation(checks, files ? { ...options, referencesIn: files } : options);
 }
 
 /**

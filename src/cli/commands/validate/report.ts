@@ -15,6 +15,8 @@ export interface ReportOptions {
   environments?: readonly { name: string; resources: number }[];
   /** The diagnostics hold the reference checks already. */
   referencesChecked?: boolean;
+  /** Only the problems of these files count (files named alone, in a tree with environments). */
+  referencesIn?: ReadonlySet<string>;
 }
 
 export interface ValidateResult {
@@ -48,11 +50,12 @@ export interface EnvironmentCheck {
  * The problems of every environment of a tree, each once: one that every environment has is the
  * tree's (no environment named), the others name the environment they belong to.
  */
-export function environmentsDiagnostics(checks: readonly EnvironmentCheck[]): Diagnostic[] {
+export function environmentsDiagnostics(checks: readonly EnvironmentCheck[], files?: ReadonlySet<string>): Diagnostic[] {
   const byText = new Map<string, { d: Diagnostic; environments: Diagnostic[] }>();
   for (const { environment, desired } of checks) {
     const found = [...desired.diagnostics, ...checkReferences(desired.resources, declaredObjects(desired))];
     for (const d of found) {
+      if (files && d.file !== undefined && !files.has(d.file)) continue;
       const plain: Diagnostic = { ...d };
       delete plain.environment;
       const key = `${d.severity}\u0000${formatDiagnostic(plain)}`;
@@ -71,7 +74,7 @@ export function renderEnvironmentsValidation(checks: readonly EnvironmentCheck[]
   const secretValues = [...new Set(checks.flatMap((c) => c.desired.secretValues))];
   const combined: Desired = {
     resources: [],
-    diagnostics: environmentsDiagnostics(checks),
+    diagnostics: environmentsDiagnostics(checks, options.referencesIn),
     stats: first?.stats ?? { files: 0, documents: 0, skipped: 0 },
     skips: first?.skips ?? [],
     secretValues,
