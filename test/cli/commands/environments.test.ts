@@ -173,3 +173,38 @@ describe('one tree, two workspaces', () => {
     expect(clean.code, clean.stdout).toBe(0);
   });
 });
+
+describe('wsync diff and secret fields', () => {
+  const HOOK = (url: string, auth: string) => `apiVersion: wsync/v1
+kind: Notifier
+metadata:
+  name: hook
+spec:
+  properties:
+    customWebhook:
+      url: ${url}
+      body: '{}'
+      headers:
+        Authorization: ${auth}
+      secretHeaders:
+        X-Key: \${env:HOOK_KEY}
+`;
+
+  it('never shows a value written in a secret field (a capability URL, a header), only that it differs; placeholders are shown as written', async () => {
+    const dir = scratch.tree({
+      'wsync.yaml': CONFIG,
+      'hook.yaml': HOOK('https://hooks.example.com/staging?key=staging-capability-secret-1', 'Bearer staging-literal-token-1'),
+      'environments/prod/hook.yaml': HOOK('https://hooks.example.com/prod?key=prod-capability-secret-2', 'Bearer ${env:PROD_HOOK_TOKEN}').replace('${env:HOOK_KEY}', '${env:PROD_HOOK_KEY}'),
+    });
+    const text = await runCli(['diff', 'staging', 'prod', dir]);
+    const json = await runCli(['diff', 'staging', 'prod', dir, '--format', 'json']);
+    for (const result of [text, json]) {
+      expect(result.code, result.stderr).toBe(0);
+      for (const secret of ['staging-capability-secret-1', 'prod-capability-secret-2', 'staging-literal-token-1']) expect(result.stdout).not.toContain(secret);
+    }
+    expect(text.stdout).toContain('Notifier/hook  (hook.yaml:1)');
+    expect(text.stdout).toContain('      properties.customWebhook.url: "(sensitive)" -> "(sensitive)"');
+    expect(text.stdout).toContain('      properties.customWebhook.headers.Authorization: "(sensitive)" -> "(sensitive)"');
+    expect(text.stdout).toContain('      properties.customWebhook.secretHeaders.X-Key: "${env:HOOK_KEY}" -> "${env:PROD_HOOK_KEY}"');
+  });
+});
