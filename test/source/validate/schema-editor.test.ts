@@ -46,7 +46,9 @@ function yamlFiles(dir: string): string[] {
 }
 
 /** The resource files of config-examples (deploy/ holds a workflow and a manifest, not resources). */
-const resourceFiles = yamlFiles(examples).filter((file) => !relative(examples, file).startsWith('deploy'));
+const resourceFiles = yamlFiles(examples).filter((file) => !relative(examples, file).startsWith('deploy') && !file.endsWith('wsync.yaml'));
+/** An environment's overlay holds only the fields it changes, so its schema's required fields are missing by design. */
+const wholeResourceFiles = resourceFiles.filter((file) => !relative(examples, file).split('/').includes('environments'));
 
 describe('the $schema modeline in config-examples', () => {
   it.each(resourceFiles.map((file) => relative(root, file)))('%s: every document names a schema file that exists', (file) => {
@@ -65,8 +67,10 @@ describe('the $schema modeline in config-examples', () => {
 
   it('the language server loads the schemas it names, from disk only, and finds nothing wrong', async () => {
     const { service, requested } = editor();
-    for (const file of resourceFiles) {
-      const diagnostics = await service.doValidation(open(file), false);
+    for (const file of wholeResourceFiles) {
+      const lines = readFileSync(file, 'utf8').split('\n');
+      // A typed ${var:} placeholder is text until an environment renders it; wsync validate checks the rendered value.
+      const diagnostics = (await service.doValidation(open(file), false)).filter((d) => !/: \$\{var:\w+\}\s*$/.test(lines[d.range.start.line] ?? ''));
       expect(diagnostics.map((d) => `${relative(root, file)}:${d.range.start.line + 1}: ${d.message}`)).toEqual([]);
     }
     const loaded = [...new Set(requested)].map((uri) => relative(root, fileURLToPath(uri))).sort();
