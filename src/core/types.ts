@@ -95,7 +95,8 @@ export interface LiveState {
   queryAccess?: Record<string, QueryAccess>;
 }
 
-export type QueryAccess = { allowed: true } | { allowed: false; why: string };
+/** A query the token may run on a dataset, or why not (`missing`: the service answered 404, no such dataset it can see). */
+export type QueryAccess = { allowed: true } | { allowed: false; why: string; missing?: true };
 
 export interface InventoryEntry {
   kind: KindName;

@@ -7,16 +7,28 @@ import { ApiError } from '../api/errors.js';
 import type { ApiClient } from '../api/types.js';
 import type { Desired, KindName, LiveState, QueryAccess } from '../core/types.js';
 import { KINDS } from '../kinds/index.js';
+import { indexLive, liveWithKey, type LiveIndex } from '../plan/live-index.js';
+import type { PlanMemo } from '../plan/plan-memo.js';
 
 /** The APL query endpoint every client of the service uses (axiom-go `Datasets.Query`). */
 export const QUERY_PATH = '/v1/datasets/_apl';
 /** A dataset name that can stand in `['…']` without escaping. */
 const PLAIN_NAME = /^[\w.-]+$/;
 
-/** `live` with `queryAccess` for every dataset a declared, unlisted object reads; `live` itself when there is none. */
-export async function withQueryAccess(client: ApiClient, desired: Desired, live: LiveState, now: Date = new Date()): Promise<LiveState> {
-  const datasets = datasetsOfUnlisted(desired, live);
-  if (datasets.length === 0) return { ...live, queryAccess: {} };
+export interface QueryAccessOptions {
+  /**
+   * The planner's memo: the live objects are read through their kind modules once per live
+   * snapshot, here, and the planner takes that index as it is (the daemon's every reconcile).
+   */
+  memo?: PlanMemo;
+  now?: Date;
+}
+
+/** `live` with `queryAccess` for every dataset a declared, unlisted object reads (an empty record when there is none). */
+export async function withQueryAccess(client: ApiClient, desired: Desired, live: LiveState, options: QueryAccessOptions = {}): Promise<LiveState> {
+  const { memo, now = new Date() } = options;
+  const datasets = datasetsOfUnlisted(desired, live, memo);
+  if (datasets.length === 0) return sharingIndex({ ...live, queryAccess: {} }, live, memo);
   const before = client.stats.requests;
   const answers = await Promise.all(
     datasets.map(async (entry) => {
@@ -24,7 +36,13 @@ export async function withQueryAccess(client: ApiClient, desired: Desired, live:
       return [dataset, madeByThisTree(desired, live, kind, dataset) ? NEW_DATASET : await tryQuery(client, dataset, now)] as const;
     }),
   );
-  return { ...live, queryAccess: Object.fromEntries(answers), requests: live.requests + client.stats.requests - before };
+  return sharingIndex({ ...live, queryAccess: Object.fromEntries(answers), requests: live.requests + client.stats.requests - before }, live, memo);
+}
+
+/** `made` holds the objects of `from`: the index the memo made of `from` serves it as well. */
+function sharingIndex(made: LiveState, from: LiveState, memo: PlanMemo | undefined): LiveState {
+  if (memo?.lastIndex?.live === from) memo.lastIndex = { live: made, index: memo.lastIndex.index };
+  return made;
 }
 
 /** A dataset this tree creates: no monitor can be on it yet, so the list hides none. */
@@ -37,21 +55,15 @@ function madeByThisTree(desired: Desired, live: LiveState, kind: KindName, datas
   return desired.resources.some((r) => r.kind === kind && r.key === dataset);
 }
 
-function datasetsOfUnlisted(desired: Desired, live: LiveState): string[] {
+function datasetsOfUnlisted(desired: Desired, live: LiveState, memo: PlanMemo | undefined): string[] {
   const datasets = new Set<string>();
-  const listedKeys = new Map<string, Set<string>>();
+  let index: LiveIndex | undefined;
   for (const resource of desired.resources) {
     const module = KINDS[resource.kind];
     if (!module.listedOnlyIfQueryable || !live.listedKinds.includes(resource.kind)) continue;
-    let keys = listedKeys.get(resource.kind);
-    if (!keys) {
-      keys = new Set((live.objects[resource.kind] ?? []).map((o) => {
-        const { name, spec } = module.fromWire(o.raw, (_kind, id) => id);
-        return module.keyOf(name, spec);
-      }));
-      listedKeys.set(resource.kind, keys);
-    }
-    if (keys.has(resource.key)) continue;
+    // The planner's own index of the live objects (made once per live snapshot with a memo).
+    index ??= indexLive(live, memo);
+    if (liveWithKey(index, resource.kind, resource.key).length > 0) continue;
     for (const dataset of module.listedOnlyIfQueryable.datasets(resource.spec)) datasets.add(`${module.listedOnlyIfQueryable.datasetKind}\u0000${dataset}`);
   }
   return [...datasets].sort();
@@ -69,7 +81,8 @@ async function tryQuery(client: ApiClient, dataset: string, now: Date): Promise<
     });
     return { allowed: true };
   } catch (error) {
-    if (error instanceof ApiError) return { allowed: false, why: error.message };
+    // 404: the service has no dataset of that name the token can see (a typo, or one not made yet).
+    if (error instanceof ApiError) return { allowed: false, why: error.message, ...(error.status === 404 ? { missing: true as const } : {}) };
     throw error;
   }
 }

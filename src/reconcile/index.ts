@@ -140,7 +140,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
         ? await incremental.live.read(input.client, scope)
         : { live: await readLive(input.client, scope), reused: false };
       // What the token cannot see in a list must be known before planning creates.
-      return { live: await withQueryAccess(input.client, desired, read.live), reused: read.reused };
+      return { live: await withQueryAccess(input.client, desired, read.live, incremental ? { memo: incremental.memo } : {}), reused: read.reused };
     });
     // Which token secrets are on disk matters only beside the state they belong to: a plan without a
     // state directory (a pull request's) knows neither what it owns nor which secrets it holds.

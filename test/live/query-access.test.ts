@@ -3,8 +3,13 @@
 // whether the token may query its datasets, and refuses naming the missing capability.
 import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import type { LiveState } from '../../src/core/types.js';
+import { withQueryAccess } from '../../src/live/index.js';
+import { indexLive } from '../../src/plan/live-index.js';
+import { PlanMemo } from '../../src/plan/plan-memo.js';
+import { desiredFromTexts } from '../../src/source/index.js';
 import { runCli } from '../support/cli.js';
-import { useTestEmulator } from '../support/emulator.js';
+import { apiClientFor, useTestEmulator } from '../support/emulator.js';
 import { useScratch, writeTree } from '../support/tree.js';
 import { resource } from '../support/yaml.js';
 
@@ -109,5 +114,43 @@ describe('a declared monitor the token cannot see in the list', () => {
     const planned = await runCli(['plan', out, '--detailed-exitcode'], { env });
     expect(planned.code, planned.stdout + planned.stderr).toBe(0);
     expect(await emulator.writes()).toEqual([]);
+  });
+});
+
+describe('the query check', () => {
+  it('says a dataset the service does not know (404) does not exist or is not visible, not that a capability is missing', async () => {
+    await seedWorkspace();
+    const dir = await scratch.dir();
+    await writeTree(dir, { 'monitors/typo.yaml': resource('Monitor', 'Typo', monitor("['checkuot'] | summarize count() by bin_auto(_time)", 1)) });
+    const planned = await runCli(['plan', dir], { env: emulator.env });
+    expect(planned.code).toBe(1);
+    const said = planned.stdout + planned.stderr;
+    expect(said).toContain('dataset "checkuot" does not exist, or the token may not see it');
+    expect(said).toContain('check the dataset name (or declare the dataset)');
+    expect(said).not.toContain('datasetCapabilities["checkuot"]');
+    expect(await emulator.writes()).toEqual([]);
+  });
+
+  it('reads the live objects through their kinds once per live snapshot: the planner takes the index the check made', async () => {
+    await seedWorkspace();
+    const client = apiClientFor(emulator);
+    const listed = (await emulator.ok('GET', '/v2/monitors')) as { id: string }[];
+    const live: LiveState = {
+      objects: { Monitor: listed.map((raw) => ({ kind: 'Monitor' as const, id: raw.id, raw })) },
+      listedKinds: ['Monitor'],
+      listedDatasets: {},
+      requests: 1,
+    };
+    const desired = desiredFromTexts([{ path: 'm.yaml', text: resource('Monitor', 'Not there yet', monitor(visibleQuery, 2)) }]);
+    const memo = new PlanMemo();
+    const checked = await withQueryAccess(client, desired, live, { memo });
+    expect(checked.queryAccess).toEqual({ checkout: { allowed: true } });
+    const index = memo.lastIndex?.index;
+    expect(index?.entries.length).toBe(listed.length);
+    // The planner's indexLive of the checked state is that index, not a second reading.
+    expect(indexLive(checked, memo)).toBe(index);
+    // The next reconcile over the same objects (the live cache's) reads none of them again.
+    const again = await withQueryAccess(client, desired, { ...live }, { memo });
+    expect(indexLive(again, memo).entries.every((entry, i) => entry === index?.entries[i])).toBe(true);
   });
 });
