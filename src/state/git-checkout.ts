@@ -142,7 +142,17 @@ export function remoteCredentials(remote: string): string[] {
   } catch {
     return [];
   }
-  return [url.password, url.username, decodeURIComponent(url.password)].filter((s) => s !== '');
+  const parts = [url.password, url.username];
+  return [...new Set([...parts, ...parts.map(decoded)])].filter((s) => s !== '');
+}
+
+/** A URL part as git may print it, decoded; as written when a `%` is no escape (decoding would throw). */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }
 
 async function exists(path: string): Promise<boolean> {
