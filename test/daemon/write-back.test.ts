@@ -177,4 +177,20 @@ describe('the daemon writes drift made in the workspace back to git', () => {
     expect(git(repo.bare, 'show', `${BRANCH}:${FILE}`)).toContain('expression: latency * 6');
     expect(gh.requests).toEqual([]);
   });
+
+  it('a write-back that fails is logged without the credentials of the remote URL, and the reconcile stands', async () => {
+    const repo = await repository();
+    const remote = 'http://wsync-bot:s3cretPushPass@127.0.0.1:9/acme/workspace.git';
+    const writeBack = resolveWriteBack({ writeBack: 'all', writeBackRemote: remote }, {}, { dir: repo.tree, stateDir: repo.stateDir, cwd: repo.root }, false);
+    const d = await startDaemon({ dir: repo.tree, stateDir: repo.stateDir, policy: { ...DEFAULT_POLICY, mode: 'observe' }, writeBack });
+    await d.waitFor((l) => l.msg === 'reconcile');
+
+    await editInTheUi('latency * 7');
+    const reconciled = await reconcile(d);
+    const failed = await d.waitFor((l) => l.msg === 'write-back failed: tried again at the next reconcile');
+    expect(failed).toMatchObject({ branch: BRANCH, objects: ['VirtualField/checkout/doubled'] });
+    expect(String(failed.err)).toMatch(/^git clone: /);
+    expect(reconciled).toMatchObject({ result: 'planned' });
+    expect(d.lines.map((l) => JSON.stringify(l)).join('\n')).not.toContain('s3cretPushPass');
+  });
 });

@@ -111,7 +111,7 @@ export function resolveWriteBack(flags: WriteBackFlags, env: Record<string, stri
   if (branch === base && flags.writeBackToBase !== true && !isTrue(env.WSYNC_WRITE_BACK_TO_BASE)) {
     throw new ConfigError(`--write-back-branch ${branch} is the branch the daemon syncs from (--write-back-base): write-back pushes there only with --write-back-to-base (WSYNC_WRITE_BACK_TO_BASE=1)`);
   }
-  const path = normalize(given(flags.writeBackPath) ?? given(env.WSYNC_WRITE_BACK_PATH) ?? '.');
+  const path = normalize(given(flags.writeBackPath) ?? given(env.WSYNC_WRITE_BACK_PATH) ?? '.').replace(/\/+$/, '') || '.';
   if (isAbsolute(path) || path.startsWith('..')) throw new ConfigError(`--write-back-path: "${path}" must be a folder inside the repository (relative, no ..)`);
   const dirText = given(flags.writeBackDir) ?? given(env.WSYNC_WRITE_BACK_DIR);
   const checkoutDir = dirText === undefined ? join(paths.stateDir, 'write-back') : resolve(paths.cwd, dirText);
