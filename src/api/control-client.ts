@@ -34,11 +34,12 @@ export async function callDaemon(
   verb: ControlVerb,
   token: string | undefined,
   timeoutMs: number,
-  request: { argument?: string; overrideFreeze?: boolean } = {},
+  request: { argument?: string; overrideFreeze?: boolean; env?: string } = {},
 ): Promise<ControlReply> {
   const path = request.argument === undefined ? verb : `${verb}/${encodeURIComponent(request.argument)}`;
   const url = new URL(path, base.href.endsWith('/') ? base.href : `${base.href}/`);
   if (request.overrideFreeze === true) url.searchParams.set('override-freeze', '1');
+  if (request.env !== undefined && verb !== 'status') url.searchParams.set('env', request.env);
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent() };
   // Status too: a daemon started with --status-auth asks for it there.
   if (token !== undefined) headers.authorization = `Bearer ${token}`;

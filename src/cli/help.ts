@@ -13,6 +13,8 @@ const VARIABLES = {
   WSYNC_SECRETS_DIR: 'root for ${file:PATH} secrets (--secrets-dir)',
   WSYNC_ENV: 'the environment of wsync.yaml to render (--env)',
   WSYNC_STATE_DIR: 'inventory of owned objects (--state-dir)',
+  WSYNC_ALL_ENVIRONMENTS: 'run: 1 syncs every environment of wsync.yaml in one daemon (--all-environments)',
+  'WSYNC_URL_<ENV>': "run with several environments: that environment's API URL (also WSYNC_TOKEN_FILE_<ENV>, WSYNC_TOKEN_<ENV>, WSYNC_ORG_ID_<ENV>; ENV the name in capitals, - as _)",
   WSYNC_MAX_INPUT_BYTES: 'most YAML the tree may hold (--max-input-bytes)',
   WSYNC_MAX_RESOURCES: 'most resources the tree may declare (--max-resources)',
   WSYNC_LISTEN: 'health, metrics and status address (--listen)',

@@ -52,4 +52,8 @@ export interface DaemonConfig {
   clock?: Clock;
   /** Write drift made in the workspace back to a branch of the synced repository, as a pull request (#26.2). */
   writeBack?: WriteBackSetup;
+  /** false: one workspace of several (wsync run --env A --env B), whose port the MultiDaemon serves. */
+  serve?: boolean;
+  /** false: leave out the process metrics (another workspace of the same process reports them). */
+  processMetrics?: boolean;
 }

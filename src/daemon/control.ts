@@ -17,6 +17,8 @@ export interface ControlAnswer {
 /** What a control request asks besides its action (`POST /reconcile?override-freeze=1`). */
 export interface ControlRequestOptions {
   overrideFreeze?: boolean;
+  /** `?env=NAME`: which workspace of a daemon that syncs several (wsync ctl --env). */
+  env?: string;
 }
 
 export interface ControlOptions {

@@ -19,7 +19,7 @@ import { DaemonMetrics } from './metrics.js';
 import type { OverwrittenItem } from './notify/events.js';
 import { startNotifications, type Notifications } from './notify/setup.js';
 import { ReconcileReport } from './reconcile-report.js';
-import { daemonRoutes } from './routes.js';
+import { daemonRoutes, type DaemonView } from './routes.js';
 import { primaryTrigger, Scheduler, type RunResult, type Trigger } from './scheduler.js';
 import { ResyncSchedule } from './resync.js';
 import { RevisionMarker } from './revision-marker.js';
@@ -63,7 +63,11 @@ export class Daemon {
   private constructor(config: DaemonConfig) {
     this.config = config;
     this.log = config.logger;
-    this.metrics = new DaemonMetrics({ version: config.version, ...(config.environment === undefined ? {} : { environment: config.environment }) });
+    this.metrics = new DaemonMetrics({
+      version: config.version,
+      defaultMetrics: config.processMetrics !== false,
+      ...(config.environment === undefined ? {} : { environment: config.environment }),
+    });
     if (config.suspended) this.setSuspended(true);
     this.notifications = startNotifications(config, this.metrics);
     this.connection = config.connection;
@@ -110,7 +114,8 @@ export class Daemon {
   /** Serves the port (its URL is the first log line), starts watching and the schedule, then reconciles. */
   static async start(config: DaemonConfig): Promise<Daemon> {
     const daemon = new Daemon(config);
-    await daemon.listen();
+    // One of several workspaces (src/daemon/multi/): the port is the MultiDaemon's.
+    if (config.serve !== false) await daemon.listen();
     await daemon.startWatching();
     daemon.resync.start();
     daemon.scheduler.request('start');
@@ -155,20 +160,22 @@ export class Daemon {
     this.log.info('stopped');
   }
 
+  /** What the port reads of this daemon and asks of it: its own port's, or a MultiDaemon's section. */
+  view(): DaemonView {
+    return {
+      config: this.config,
+      status: this.status,
+      metrics: this.metrics,
+      scheduler: () => this.scheduler.status(),
+      stopping: () => this.stopping !== null,
+      act: (action, request) => this.control(action, request),
+      approve: (fingerprint) => this.approve(fingerprint),
+      refresh: () => this.freeze.refresh(),
+    };
+  }
+
   private async listen(): Promise<void> {
-    this.server = await startHttpServer(
-      this.config.listen,
-      daemonRoutes({
-        config: this.config,
-        status: this.status,
-        metrics: this.metrics,
-        scheduler: () => this.scheduler.status(),
-        stopping: () => this.stopping !== null,
-        act: (action, request) => this.control(action, request),
-        approve: (fingerprint) => this.approve(fingerprint),
-        refresh: () => this.freeze.refresh(),
-      }),
-    );
+    this.server = await startHttpServer(this.config.listen, daemonRoutes(this.view()));
     const notify = this.notifications?.dispatcher.targets.map((t) => `${t.name} (${t.type})`);
     const suspended = this.status.suspendedSince !== null || undefined;
     this.log.info({ url: this.server.url, control: this.config.controlToken !== undefined, notify, suspended }, 'listening');

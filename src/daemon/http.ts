@@ -40,7 +40,7 @@ export interface Routes {
   /** POST /suspend, /resume, /reconcile. */
   control(action: ControlAction, authorization: string | undefined, request?: ControlRequestOptions): ControlAnswer;
   /** POST /approve/FINGERPRINT (`wsync ctl approve`). */
-  approve?(fingerprint: string, authorization: string | undefined): ControlAnswer;
+  approve?(fingerprint: string, authorization: string | undefined, request?: ControlRequestOptions): ControlAnswer;
   /** The refusal of a request for the status page or /status (--status-auth); undefined: served. */
   refuseStatus?(authorization: string | undefined): ControlAnswer | undefined;
 }
@@ -119,7 +119,9 @@ async function handle(routes: Routes, req: IncomingMessage, res: ServerResponse)
     }
     const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
     const request: ControlRequestOptions = query.get('override-freeze') === '1' ? { overrideFreeze: true } : {};
-    sendAnswer(res, approval === undefined ? routes.control(action as ControlAction, req.headers.authorization, request) : routes.approve?.(safeDecode(approval), req.headers.authorization) ?? { status: 404, body: { error: 'not found' } });
+    const env = query.get('env');
+    if (env !== null) request.env = env;
+    sendAnswer(res, approval === undefined ? routes.control(action as ControlAction, req.headers.authorization, request) : routes.approve?.(safeDecode(approval), req.headers.authorization, request) ?? { status: 404, body: { error: 'not found' } });
     return;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {

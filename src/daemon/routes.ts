@@ -43,20 +43,30 @@ export function daemonRoutes(view: DaemonView): Routes {
       return renderStatusPage(status, { dir: config.dir, mode: config.policy.mode, running: s.running, nextRetryAt: s.nextRetryAt });
     },
     statusJson: () => statusJson(view),
-    control: (action, authorization, request) => handleControl({ token: config.controlToken ?? null, act: view.act }, action, authorization, request),
-    approve: (fingerprint, authorization) => refuseWithoutToken(config.controlToken ?? null, authorization) ?? view.approve(fingerprint),
+    control: (action, authorization, request) =>
+      otherEnvironment(config, request) ?? handleControl({ token: config.controlToken ?? null, act: view.act }, action, authorization, request),
+    approve: (fingerprint, authorization, request) =>
+      otherEnvironment(config, request) ?? refuseWithoutToken(config.controlToken ?? null, authorization) ?? view.approve(fingerprint),
     refuseStatus: (authorization) => (config.statusAuth === true ? refuseWithoutToken(config.controlToken ?? null, authorization) : undefined),
   };
 }
 
+/** The refusal of a request for an environment (wsync ctl --env) this daemon does not sync. */
+function otherEnvironment(config: DaemonConfig, request: ControlRequestOptions | undefined): ControlAnswer | undefined {
+  if (request?.env === undefined || request.env === config.environment) return undefined;
+  const syncs = config.environment === undefined ? 'a tree without environments' : `environment ${config.environment} only`;
+  return { status: 404, body: { error: `this daemon syncs ${syncs}, not "${request.env}"` } };
+}
+
 /** GET /status: what `wsync ctl status` shows. */
-function statusJson(view: DaemonView): Record<string, unknown> {
+export function statusJson(view: DaemonView): Record<string, unknown> {
   view.refresh();
   const { status } = view;
   const s = view.scheduler();
   const last = status.last;
   return {
     ready: status.ready,
+    env: view.config.environment ?? null,
     suspended: status.suspendedSince !== null,
     suspendedSince: status.suspendedSince,
     mode: view.config.policy.mode,

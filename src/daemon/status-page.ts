@@ -59,8 +59,8 @@ function approveHint(status: DaemonStatus): string {
   return parts.join('');
 }
 
-/** The `/` page: plain HTML, no scripts, refreshes itself every 10 seconds. */
-export function renderStatusPage(status: DaemonStatus, info: StatusPageInfo): string {
+/** One workspace's part of the page: its settings and state, pending drift, recent reconciles. */
+export function renderStatusSection(status: DaemonStatus, info: StatusPageInfo): string {
   const last = status.last;
   const drift = status.pendingDrift;
   const driftRows = drift
@@ -69,26 +69,7 @@ export function renderStatusPage(status: DaemonStatus, info: StatusPageInfo): st
     .join('\n');
   const more = drift.length > MAX_DRIFT_ROWS ? `<p>… and ${drift.length - MAX_DRIFT_ROWS} more.</p>` : '';
   const retry = info.nextRetryAt !== null ? new Date(info.nextRetryAt).toISOString() : null;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="refresh" content="10">
-<title>wsync</title>
-<style>
-body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #222; }
-table { border-collapse: collapse; margin: .5rem 0 1.5rem; }
-th, td { border: 1px solid #ccc; padding: .2rem .5rem; text-align: left; vertical-align: top; }
-th { background: #f3f3f3; }
-tr.bad td { background: #fde8e8; }
-dt { font-weight: 600; float: left; clear: left; width: 11rem; }
-dd { margin: 0 0 .2rem 11rem; }
-code { font-family: ui-monospace, monospace; }
-</style>
-</head>
-<body>
-<h1>wsync</h1>
-<dl>
+  return `<dl>
 <dt>Directory</dt><dd><code>${escapeHtml(info.dir)}</code></dd>
 <dt>Revision</dt><dd id="revision"><code>${escapeHtml(status.revision ?? '–')}</code></dd>
 <dt>Mode</dt><dd>${escapeHtml(info.mode)}</dd>
@@ -109,8 +90,36 @@ ${drift.length === 0 ? '<p>None: the workspace matches the files.</p>' : `<table
 <tr><th>started</th><th>trigger</th><th>revision</th><th>result</th><th>ms</th><th>created</th><th>updated</th><th>deleted</th><th>failed</th><th>drift</th><th>message</th></tr>
 ${status.history.map(historyRow).join('\n')}
 </table>
-<p><a href="/metrics">metrics</a> · <a href="/healthz">healthz</a> · <a href="/readyz">readyz</a></p>
+`;
+}
+
+/** The document around one or more sections (a daemon that syncs several environments shows one each). */
+export function statusPageDocument(body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="refresh" content="10">
+<title>wsync</title>
+<style>
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #222; }
+table { border-collapse: collapse; margin: .5rem 0 1.5rem; }
+th, td { border: 1px solid #ccc; padding: .2rem .5rem; text-align: left; vertical-align: top; }
+th { background: #f3f3f3; }
+tr.bad td { background: #fde8e8; }
+dt { font-weight: 600; float: left; clear: left; width: 11rem; }
+dd { margin: 0 0 .2rem 11rem; }
+code { font-family: ui-monospace, monospace; }
+</style>
+</head>
+<body>
+${body}<p><a href="/metrics">metrics</a> · <a href="/healthz">healthz</a> · <a href="/readyz">readyz</a></p>
 </body>
 </html>
 `;
+}
+
+/** The `/` page: plain HTML, no scripts, refreshes itself every 10 seconds. */
+export function renderStatusPage(status: DaemonStatus, info: StatusPageInfo): string {
+  return statusPageDocument(`<h1>wsync</h1>\n${renderStatusSection(status, info)}`);
 }

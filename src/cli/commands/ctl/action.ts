@@ -101,6 +101,23 @@ function actionText(verb: ControlVerb, body: Record<string, unknown>): string {
   return body.suspended ? 'reconcile requested (suspended: it plans and reports only)\n' : 'reconcile requested: it runs as soon as the one in flight (if any) ends\n';
 }
 
+/**
+ * The environments' sections of a daemon that syncs several (`environments` in its answer): the one
+ * --env names, or every one; null for a daemon of one workspace; a message when --env names none.
+ */
+function environmentsShown(verb: ControlVerb, body: Record<string, unknown>, env: string | undefined): [string, Record<string, unknown>][] | null | string {
+  const sections = body.environments;
+  if (sections === null || typeof sections !== 'object') {
+    // A daemon of one workspace refuses an action for another environment itself.
+    if (verb !== 'status' || env === undefined || body.env === env) return null;
+    return `--env ${safeLine(env)}: the daemon syncs ${typeof body.env === 'string' ? `environment ${text(body.env)}` : 'a tree without environments'}`;
+  }
+  const all = Object.entries(sections as Record<string, Record<string, unknown>>);
+  if (env === undefined) return all;
+  const chosen = all.filter(([name]) => name === env);
+  return chosen.length > 0 ? chosen : `--env ${safeLine(env)}: the daemon syncs no such environment (it syncs ${all.map(([n]) => text(n)).join(', ')})`;
+}
+
 /** `wsync ctl VERB`: 0 when the daemon did it, 1 otherwise (refused, unreachable). */
 export async function runCtl(verb: string, flags: CtlFlags, io: CommandIo, argument?: string): Promise<number> {
   const { env } = io;
@@ -116,7 +133,11 @@ export async function runCtl(verb: string, flags: CtlFlags, io: CommandIo, argum
     const fingerprint = v === 'approve' ? approveArgument(argument) : undefined;
     if (v !== 'approve' && argument !== undefined) throw new ConfigError(`${v} takes no argument (got "${argument}")`);
     if (flags.overrideFreeze === true && v !== 'reconcile') throw new ConfigError(`--override-freeze goes with reconcile, not ${v}`);
-    reply = await callDaemon(base, v, secret, timeoutMs, { ...(fingerprint === undefined ? {} : { argument: fingerprint }), overrideFreeze: flags.overrideFreeze === true });
+    reply = await callDaemon(base, v, secret, timeoutMs, {
+      ...(fingerprint === undefined ? {} : { argument: fingerprint }),
+      ...(flags.env === undefined ? {} : { env: flags.env }),
+      overrideFreeze: flags.overrideFreeze === true,
+    });
   } catch (err) {
     const message = err instanceof ConfigError ? err.message : `the daemon did not answer: ${err instanceof Error ? err.message : String(err)}`;
     io.stderr.write(`ctl: ${safeLine(message)}\n`);
@@ -127,7 +148,13 @@ export async function runCtl(verb: string, flags: CtlFlags, io: CommandIo, argum
     io.stderr.write(`ctl ${v}: refused (HTTP ${reply.status}): ${why}\n`);
     return 1;
   }
-  if (flags.format === 'json') io.stdout.write(`${JSON.stringify(reply.body)}\n`);
-  else io.stdout.write(v === 'status' ? statusText(reply.body) : actionText(v, reply.body));
+  const shown = environmentsShown(v, reply.body, flags.env);
+  if (typeof shown === 'string') {
+    io.stderr.write(`ctl ${v}: ${shown}\n`);
+    return 1;
+  }
+  if (flags.format === 'json') io.stdout.write(`${JSON.stringify(shown === null ? reply.body : flags.env !== undefined && v === 'status' ? shown[0]?.[1] : reply.body)}\n`);
+  else if (shown === null) io.stdout.write(v === 'status' ? statusText(reply.body) : actionText(v, reply.body));
+  else io.stdout.write(shown.map(([name, body]) => `${v === 'status' ? `${'environment'.padEnd(16)}${text(name)}\n` : `${text(name)}: `}${v === 'status' ? statusText(body) : actionText(v, body)}`).join(v === 'status' ? '\n' : ''));
   return 0;
 }

@@ -9,6 +9,7 @@ export interface CtlFlags {
   format?: string;
   timeout?: string;
   overrideFreeze?: boolean;
+  env?: string;
 }
 
 export function register(program: Command, context: CommandContext): void {
@@ -22,6 +23,7 @@ export function register(program: Command, context: CommandContext): void {
     .option('--insecure', 'allow sending the token in plain http to a host that is not loopback')
     .addOption(new Option('--format <format>', 'text or json').choices(['text', 'json']).default('text'))
     .option('--timeout <ms>', 'how long to wait for the daemon (default 5000)')
+    .option('--env <name>', 'a daemon that syncs several environments: the one to act on or show (default: every one)')
     .option('--override-freeze', 'reconcile: this one reconcile writes even inside a freeze window (an emergency)')
     .action(async (verb: string, fingerprint: string | undefined, options: CtlFlags) => {
       const { runCtl } = await import('./action.js');
@@ -34,6 +36,7 @@ export function register(program: Command, context: CommandContext): void {
       ['wsync ctl suspend --control-token-file /etc/wsync/control', 'stop writing (it still plans and reports), e.g. during an incident'],
       ['wsync ctl reconcile --daemon http://wsync.ops:9464 --control-token-file control', 'reconcile now instead of at the next change'],
       ['wsync ctl reconcile --override-freeze --control-token-file control', 'an emergency fix inside a freeze window: one reconcile writes'],
+      ['wsync ctl suspend --env prod --control-token-file control', 'a daemon of several environments: stop writing to prod only'],
       ['wsync ctl approve held-0123456789ab-cdef01234567 --control-token-file control', 'let exactly the held changes the daemon shows through, at a reconcile now'],
     ],
   });

@@ -6,7 +6,17 @@ import { packageVersion } from '../../../util/package-version.js';
 import { resolveSettings } from '../../settings.js';
 import type { CommandIo } from '../../io.js';
 import type { RunFlags } from './command.js';
+import { resolve } from 'node:path';
+import type { DaemonConfig } from '../../../daemon/config.js';
+import type { Policy } from '../../../core/types.js';
+import { selectedEnvironments, type EnvironmentSelection } from './workspaces.js';
 import { modeOf, settingsFrom, UsageError, type Settings } from './settings.js';
+
+/** A daemon of one environment, or of several (MultiDaemon). */
+export interface Stoppable {
+  stop(reason: string): Promise<void>;
+  reload(): void;
+}
 
 /** SIGTERM must end the process within 10 s; leave a margin for the last log lines. */
 const SHUTDOWN_DEADLINE_MS = 9_000;
@@ -15,7 +25,7 @@ const SHUTDOWN_DEADLINE_MS = 9_000;
  * Handles SIGTERM/SIGINT (stop) and SIGHUP (reload) — from the very start, so a signal that lands
  * while the daemon is still starting is not lost — and resolves with the exit code once stopped.
  */
-function untilStopped(starting: Promise<Daemon | null>, log: Logger, io: CommandIo): Promise<number> {
+export function untilStopped(starting: Promise<Stoppable | null>, log: Logger, io: CommandIo): Promise<number> {
   let done: (code: number) => void = () => undefined;
   const stopped = new Promise<number>((resolve) => (done = resolve));
   let signalled = false;
@@ -66,33 +76,71 @@ function untilStopped(starting: Promise<Daemon | null>, log: Logger, io: Command
 }
 
 /** `wsync run DIR`: returns the exit code once stopped by a signal. */
-export async function runDaemon(dirArg: string, flags: RunFlags, io: CommandIo): Promise<number> {
-  const { env } = io;
-  let settings: Settings;
-  let policy;
+export async function runDaemon(dirArg: string, flags: RunFlags, io: CommandIo, selection: EnvironmentSelection = { requested: [], all: false }): Promise<number> {
+  let environments: string[];
   try {
-    settings = await settingsFrom(dirArg, flags, env, io.cwd);
-    policy = policyFromFlags(flags, modeOf(flags));
+    environments = selectedEnvironments(resolve(io.cwd, dirArg), selection, io.env);
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ConfigError || err instanceof PolicyFlagError) {
+    if (err instanceof ConfigError) {
       io.stderr.write(`run: ${err.message}\n`);
       return 1;
     }
     throw err;
   }
+  if (environments.length > 1) {
+    const { runMultiDaemon } = await import('./multi.js');
+    return runMultiDaemon(dirArg, flags, io, environments);
+  }
+  const single = environments[0] === undefined ? flags : { ...flags, env: environments[0] };
+  const { env } = io;
+  let settings: Settings;
+  let policy;
+  try {
+    settings = await settingsFrom(dirArg, single, env, io.cwd);
+    policy = policyFromFlags(single, modeOf(single));
+  } catch (err) {
+    if (isStartError(err)) {
+      io.stderr.write(`run: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  const log = runLogger(settings, io);
+  const starting = Daemon.start({
+    ...daemonConfigOf(settings, policy, log, env),
+    // Flags are fixed for the life of the process; environment, wsync.yaml and token file are read again.
+    reloadConnection: () => resolveSettings(settings.dir, single, io.env).connection,
+  }).catch((err: unknown) => {
+    log.fatal({ err: err instanceof Error ? err.message : String(err) }, 'could not start');
+    return null;
+  });
+  return untilStopped(starting, log, io);
+}
 
+/** A refusal to start that is the operator's to fix (exit 1 with the message), not a fault. */
+export function isStartError(err: unknown): err is Error {
+  return err instanceof UsageError || err instanceof ConfigError || err instanceof PolicyFlagError;
+}
+
+/** The daemon's logger (JSON lines, or pretty on a terminal), each line naming the environment. */
+export function runLogger(settings: Settings, io: CommandIo, environment = settings.environment): Logger {
   const log = createLogger({
     level: settings.logLevel as Parameters<typeof createLogger>[0]['level'],
     pretty: settings.pretty ?? io.stdout.isTTY === true,
     destination: io.stdout,
-    ...(settings.environment === undefined ? {} : { bindings: { env: settings.environment } }),
+    ...(environment === undefined ? {} : { bindings: { env: environment } }),
   });
   // A rejected promise somewhere in a library must not end the loop; it is logged instead (a
   // process-wide hook: only when the daemon is the whole process).
   io.process?.on('unhandledRejection', (reason) => {
     log.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unhandled rejection');
   });
-  const starting = Daemon.start({
+  return log;
+}
+
+/** The daemon's configuration from what the flags, environment and wsync.yaml settled (reloadConnection aside). */
+export function daemonConfigOf(settings: Settings, policy: Policy, log: Logger, env: Record<string, string | undefined>): Omit<DaemonConfig, 'reloadConnection'> {
+  return {
     dir: settings.dir,
     stateDir: settings.stateDir,
     secretsDir: settings.secretsDir,
@@ -105,8 +153,6 @@ export async function runDaemon(dirArg: string, flags: RunFlags, io: CommandIo):
     concurrency: settings.concurrency,
     env,
     connection: settings.connection,
-    // Flags are fixed for the life of the process; environment, wsync.yaml and token file are read again.
-    reloadConnection: () => resolveSettings(settings.dir, flags, io.env).connection,
     logger: log,
     notifications: settings.notifications,
     controlToken: settings.controlToken,
@@ -114,11 +160,8 @@ export async function runDaemon(dirArg: string, flags: RunFlags, io: CommandIo):
     suspended: settings.suspended,
     version: packageVersion(),
     revisionMarks: settings.revisionMarks,
+    ...(settings.freeze === undefined ? {} : { freeze: settings.freeze }),
     ...(settings.environment === undefined ? {} : { environment: settings.environment }),
     writeBack: settings.writeBack,
-  }).catch((err: unknown) => {
-    log.fatal({ err: err instanceof Error ? err.message : String(err) }, 'could not start');
-    return null;
-  });
-  return untilStopped(starting, log, io);
+  };
 }

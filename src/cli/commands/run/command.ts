@@ -1,4 +1,3 @@
-import { addEnvironmentOption } from '../../environment.js';
 import { Option, type Command } from 'commander';
 import { addConnectionOptions, addTrustConfigOption } from '../../connection.js';
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
@@ -50,7 +49,13 @@ export function register(program: Command, context: CommandContext): void {
     .option('--status-auth', 'the status page and /status require the control token too; /healthz, /readyz and /metrics stay open (env WSYNC_STATUS_AUTH=1)');
   addConnectionOptions(cmd);
   addTrustConfigOption(cmd);
-  addEnvironmentOption(cmd);
+  cmd
+    .option(
+      '--env <name>',
+      'an environment of wsync.yaml to sync: its vars and overlays in environments/NAME/ (env WSYNC_ENV, names split by ","); repeatable: one daemon syncs each, with its own connection (WSYNC_URL_<ENV> and the like), state, lease and status',
+      collect,
+    )
+    .option('--all-environments', 'sync every environment wsync.yaml declares, each as with a repeated --env (env WSYNC_ALL_ENVIRONMENTS=1)');
   addPolicyOptions(cmd);
   addLimitOptions(cmd);
   addRevisionMarkOptions(cmd, { revision: false });
@@ -60,6 +65,8 @@ export function register(program: Command, context: CommandContext): void {
       ...CONNECTION_VARIABLES,
       ...TREE_VARIABLES,
       'WSYNC_STATE_DIR',
+      'WSYNC_ALL_ENVIRONMENTS',
+      'WSYNC_URL_<ENV>',
       'WSYNC_LISTEN',
       'WSYNC_RESYNC',
       'WSYNC_FREEZE',
@@ -80,14 +87,25 @@ export function register(program: Command, context: CommandContext): void {
       ['wsync run /git/workspace', "next to git-sync: reconcile at start, on every change of the link's target, and every 5 minutes"],
       ['wsync run --suspended --listen 0.0.0.0:9464 /git/workspace', 'plan and report only, metrics on every address, until wsync ctl resume'],
       ['wsync run --prune --control-token-file /etc/wsync/control workspace', 'also prune, and accept wsync ctl suspend/resume/reconcile'],
+      ['wsync run --env staging --env prod /git/workspace', 'one daemon, two workspaces: each with WSYNC_URL_STAGING / WSYNC_TOKEN_FILE_STAGING, ..._PROD'],
       ['wsync run --freeze "0 22 * * 5 60h" --freeze "0 0 20 12 * 14d Europe/Berlin" workspace', 'write nothing from Friday 22:00 UTC to Monday 10:00, nor over the holidays'],
       ['wsync run --mode observe --write-back all --write-back-remote git@github.com:acme/workspace.git /git/workspace', 'UI edits become commits on wsync/write-back and one pull request (WSYNC_GITHUB_TOKEN)'],
     ],
   });
-  cmd.action(async (dir: string, options: RunFlags) => {
+  cmd.action(async (dir: string, parsed: Omit<RunFlags, 'env'> & { env?: string[]; allEnvironments?: boolean }) => {
     // Loaded when run: start-up of the other commands never pays for the daemon, pino and undici.
     const { runDaemon } = await import('./action.js');
-    const code = await runDaemon(dir, options, context.io);
+    const { selectionOf } = await import('./workspaces.js');
+    const { env: envs, allEnvironments, ...options } = parsed;
+    let selection;
+    try {
+      selection = selectionOf(envs, allEnvironments, context.io.env);
+    } catch (err) {
+      context.io.stderr.write(`run: ${err instanceof Error ? err.message : String(err)}\n`);
+      context.exit(1);
+      return;
+    }
+    const code = await runDaemon(dir, options, context.io, selection);
     context.exit(code);
     // Everything is closed by now; should a library still hold the event loop open, do not hang.
     const owner = context.io.process;
