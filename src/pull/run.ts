@@ -11,7 +11,7 @@ import type { SchemaSet } from '../export/schema-order.js';
 import { readLive } from '../live/index.js';
 import { planChanges, type Selection } from '../plan/index.js';
 import { desiredFromTexts, readDesired, type ReadOptions } from '../source/index.js';
-import { hasGitHead, readGitBase, uncommittedFiles } from '../source/read/base-tree.js';
+import { defaultGitBase, readGitBase, uncommittedFiles } from '../source/read/base-tree.js';
 import type { TreeLimits } from '../source/limits.js';
 import { loadSchemas } from '../source/validate/schema-files.js';
 import { loadInventory } from '../state/index.js';
@@ -29,7 +29,7 @@ export interface PullOptions {
   prune: boolean;
   dryRun: boolean;
   force: boolean;
-  /** The git revision the tree was last merged at (default HEAD when DIR is in a git repository). */
+  /** The git revision the tree was last merged at (default: where HEAD left origin/HEAD, else HEAD; none outside git). */
   base?: string;
   /** The environment of wsync.yaml the workspace is (--env): its variables and overlays get the changes. */
   environment?: string;
@@ -45,7 +45,7 @@ export type PullOutcome =
   | { status: 'pulled' | 'dry-run'; plan: PullPlan; unsettled: string[]; adopted: number; secretValues: string[] };
 
 async function baseOf(options: PullOptions): Promise<Desired | undefined> {
-  const ref = options.base ?? ((await hasGitHead(options.dir)) ? 'HEAD' : undefined);
+  const ref = options.base ?? (await defaultGitBase(options.dir));
   if (ref === undefined) return undefined;
   return readGitBase(options.dir, ref, { ...(options.limits ? { limits: options.limits } : {}), ...(options.environment !== undefined ? { environment: options.environment } : {}) });
 }

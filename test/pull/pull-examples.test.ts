@@ -5,10 +5,11 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { commitTree, git } from '../support/tree.js';
+import { commitTree, git, useScratch } from '../support/tree.js';
 import { DEMO_SECRETS, examplesWorkspace, idOf, type Workspace } from '../support/workspace.js';
 
 let ws: Workspace;
+const scratch = useScratch('wsync-pull-remote-');
 
 beforeAll(async () => {
   ws = await examplesWorkspace({ applied: true });
@@ -136,5 +137,26 @@ describe('wsync pull (config-examples in git)', () => {
     }
     expect(await readFile(join(ws.tree, 'notifiers/notifiers.yaml'), 'utf8')).toBe(before);
     expect(git(ws.tree, 'status', '--porcelain')).toBe('');
+  });
+
+  it("takes as the base where the branch left the remote's default branch: an edit committed on a branch is a conflict, not overwritten", async () => {
+    const remote = await scratch.dir();
+    git(remote, 'init', '-q', '--bare');
+    git(ws.tree, 'remote', 'add', 'origin', remote);
+    git(ws.tree, 'push', '-q', 'origin', 'main');
+    git(ws.tree, 'symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/main');
+    git(ws.tree, 'switch', '-q', '-c', 'edits');
+    const file = join(ws.tree, 'monitors/checkout.yaml');
+    const edited = (await readFile(file, 'utf8')).replace('intervalMinutes: 5\n', 'intervalMinutes: 6\n');
+    await writeFile(file, edited);
+    git(ws.tree, 'commit', '-q', '-am', 'not merged, not applied');
+    const id = idOf(await ws.emulator.state(), 'monitors', 'checkout-error-rate');
+    const monitor = await ws.emulator.ok<Record<string, unknown>>('GET', `/v2/monitors/${id}`);
+    await ws.emulator.ok('PUT', `/v2/monitors/${id}`, { ...monitor, intervalMinutes: 7 });
+
+    const result = await pull();
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain('Monitor/checkout-error-rate (monitors/checkout.yaml) intervalMinutes: changed both in the workspace and in the tree since the base');
+    expect(await readFile(file, 'utf8')).toBe(edited);
   });
 });

@@ -142,8 +142,14 @@ export async function uncommittedFiles(dir: string, paths: readonly string[]): P
   return changed;
 }
 
-/** Whether DIR is in a git repository with at least one commit (a base to tell local edits by). */
-export async function hasGitHead(dir: string): Promise<boolean> {
+/**
+ * The revision local edits are told by when none is named: where this branch left the remote's
+ * default branch (`git merge-base HEAD origin/HEAD`: what is merged, and so applied, is there),
+ * else HEAD; undefined outside a git repository or before the first commit.
+ */
+export async function defaultGitBase(dir: string): Promise<string | undefined> {
   const head = await git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']).catch(() => undefined);
-  return head?.code === 0;
+  if (head?.code !== 0) return undefined;
+  const remote = await git(dir, ['merge-base', 'HEAD', 'refs/remotes/origin/HEAD']).catch(() => undefined);
+  return remote?.code === 0 ? remote.stdout.toString('utf8').trim() : 'HEAD';
 }
