@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { forgetOwnCredentials } from '../core/own-credentials.js';
+import { withOwnCredentials } from '../core/own-credentials.js';
 import { packageRoot } from '../util/package-root.js';
 import { registerCommands, type CommandContext } from './commands/index.js';
 import { shortUsageErrors } from './help.js';
@@ -33,8 +33,12 @@ export function createProgram(context: CommandContext = { io: processIo(), exit:
  * returns rather than setting on the process. Long-running commands return when stopped.
  */
 export async function main(argv: string[], io: CommandIo = processIo()): Promise<number> {
+  // A run's own credentials are its own: another run in this process never sees them.
+  return withOwnCredentials(() => runMain(argv, io));
+}
+
+async function runMain(argv: string[], io: CommandIo): Promise<number> {
   let exitCode = 0;
-  forgetOwnCredentials();
   const program = createProgram({ io, exit: (code) => (exitCode = code) });
   try {
     await program.parseAsync(expandKindLists(expandPruneSpellings(argv)));

@@ -1,6 +1,12 @@
 // wsync's own credentials (the API token, the control token, the notification keys and URLs), as
 // the commands read them: `${env:}` and `${file:}` must never copy one into an object, whose
 // notifier or webhook may send it anywhere (src/source/interpolate/interpolate.ts checks against this list).
+//
+// Each run of the CLI keeps its own (`withOwnCredentials`, src/cli/main.ts): two runs in one
+// process (the tests' in-process CLI, a daemon beside a command) never see each other's. The
+// registry follows the run through its async work (AsyncLocalStorage), so the layers between the
+// command and the source need not carry it.
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface OwnCredential {
   /** What it is, for messages (never its value): "the API token". */
@@ -12,22 +18,42 @@ export interface OwnCredential {
 }
 
 /** One entry per credential: a re-read configuration (SIGHUP) replaces the earlier one. */
-const registered = new Map<string, OwnCredential>();
+type Registry = Map<string, OwnCredential>;
+
+const scope = new AsyncLocalStorage<Registry>();
+/** The registries of the runs in progress. */
+const running = new Set<Registry>();
+/** Credentials read outside any run (a library caller, a test calling the layers directly). */
+const outside: Registry = new Map();
+
+/** Runs `work` with a registry of its own, empty at the start and dropped at the end. */
+export async function withOwnCredentials<T>(work: () => Promise<T>): Promise<T> {
+  const registry: Registry = new Map();
+  running.add(registry);
+  try {
+    return await scope.run(registry, work);
+  } finally {
+    running.delete(registry);
+  }
+}
 
 /** Called where a command reads one of its credentials (src/api/token-source.ts). */
 export function registerOwnCredential(credential: OwnCredential): void {
-  registered.set(credential.what, credential);
+  (scope.getStore() ?? outside).set(credential.what, credential);
+}
+
+/** Forgets those of the current run (or those read outside any run). */
+export function forgetOwnCredentials(): void {
+  (scope.getStore() ?? outside).clear();
 }
 
 /**
- * Forgets them all: a run of the CLI starts with none (src/cli/main.ts), also when tests run one
- * after another in their own process.
+ * The credentials of the current run. Where no run is current (work that lost its run's context,
+ * or a caller outside any), those of every run in progress and those read outside: a refusal too
+ * many, never one too few.
  */
-export function forgetOwnCredentials(): void {
-  registered.clear();
-}
-
-/** Every credential this process has read so far. */
 export function registeredOwnCredentials(): OwnCredential[] {
-  return [...registered.values()];
+  const current = scope.getStore();
+  if (current) return [...current.values()];
+  return [...outside.values(), ...[...running].flatMap((registry) => [...registry.values()])];
 }
