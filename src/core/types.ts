@@ -254,6 +254,8 @@ export interface HeldChanges {
   count: number;
   /** `Kind/key` of each held change, sorted. */
   changes: string[];
+  /** `Kind/key` -> 12 hex digits of the hash of the live object it touches: a void approval says which one changed. */
+  objects: Record<string, string>;
 }
 
 /** What became of the approval a plan was made with (`apply --approve`, `wsync ctl approve`). */

@@ -15,10 +15,14 @@ export interface PendingApproval {
 /** What became of the pending approval after a reconcile, for the log. */
 export type ApprovalSettled = { used: string } | { dropped: string; why: string } | undefined;
 
+const RECENT = 10;
+
 export class Approvals {
   /** The held changes of the last plan: what an approval must name. */
   private held: HeldChanges | undefined;
   private waiting: PendingApproval | null = null;
+  /** The last few held sets, newest first: a refusal names what moved since the one approved. */
+  private recent: HeldChanges[] = [];
 
   get pending(): PendingApproval | null {
     return this.waiting;
@@ -34,7 +38,7 @@ export class Approvals {
     if (!HELD_FINGERPRINT.test(fingerprint)) {
       return { status: 400, body: { error: `"${fingerprint}" is not a held-changes fingerprint (held-XXXXXXXXXXXX-XXXXXXXXXXXX)` } };
     }
-    const why = this.held === undefined ? 'nothing is held now' : voidReason(fingerprint, this.held);
+    const why = this.held === undefined ? 'nothing is held now' : voidReason(fingerprint, this.held, this.known(fingerprint));
     if (why !== undefined) return { status: 409, body: { error: `${fingerprint} does not approve what is held: ${why}`, held: this.held?.fingerprint ?? null } };
     this.waiting = { fingerprint, at: now.toISOString() };
     return { status: 200, body: { ok: true, action: 'approve', fingerprint, held: this.held?.count ?? 0, changes: this.held?.changes ?? [] } };
@@ -53,6 +57,9 @@ export class Approvals {
     const plan = outcome?.plan;
     if (!plan) return undefined;
     this.held = plan.held;
+    if (plan.held !== undefined && this.recent[0]?.fingerprint !== plan.held.fingerprint) {
+      this.recent = [plan.held, ...this.recent.filter((h) => h.fingerprint !== plan.held?.fingerprint)].slice(0, RECENT);
+    }
     const waiting = this.waiting;
     if (waiting === null) return undefined;
     if (plan.approval?.released === true) {
@@ -60,9 +67,13 @@ export class Approvals {
       this.waiting = null;
       return { used: waiting.fingerprint };
     }
-    const why = plan.approval?.why ?? voidReason(waiting.fingerprint, plan.held);
+    const why = voidReason(waiting.fingerprint, plan.held, this.known(waiting.fingerprint));
     if (why === undefined) return undefined;
     this.waiting = null;
     return { dropped: waiting.fingerprint, why };
+  }
+
+  private known(fingerprint: string): HeldChanges | undefined {
+    return this.recent.find((h) => h.fingerprint === fingerprint);
   }
 }

@@ -47,29 +47,49 @@ function objectLine(change: Change, live: LiveIndex, hashKey: string): string {
   return canonicalJson([change.kind, change.key, entry.object.id, raw]);
 }
 
-function parts(held: readonly Change[], live: LiveIndex, hashKey: string): { set: string; objects: string } {
-  return { set: digest(held.map(changeLine)), objects: digest(held.map((c) => objectLine(c, live, hashKey))) };
+function parts(held: readonly Change[], live: LiveIndex, hashKey: string): { set: string; objects: string; each: Record<string, string> } {
+  const lines = held.map((c) => [changeRef(c.kind, c.key), objectLine(c, live, hashKey)] as const);
+  const each: Record<string, string> = {};
+  for (const [ref, line] of [...lines].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) each[ref] = digest([line]);
+  return { set: digest(held.map(changeLine)), objects: digest(lines.map(([, line]) => line)), each };
 }
 
 /** The fingerprint of the held changes (undefined when none is held). */
 export function heldChangesOf(changes: readonly Change[], live: LiveIndex, hashKey: string): HeldChanges | undefined {
   const held = approvableChanges(changes);
   if (held.length === 0) return undefined;
-  const { set, objects } = parts(held, live, hashKey);
-  return { fingerprint: `held-${set}-${objects}`, count: held.length, changes: held.map((c) => changeRef(c.kind, c.key)).sort() };
+  const { set, objects, each } = parts(held, live, hashKey);
+  return { fingerprint: `held-${set}-${objects}`, count: held.length, changes: held.map((c) => changeRef(c.kind, c.key)).sort(), objects: each };
 }
 
-/** Why `approved` does not approve what `current` holds; undefined when it does. */
-export function voidReason(approved: string, current: HeldChanges | undefined): string | undefined {
+/** What differs between the held changes approved (`known`, when a record of them is at hand) and those held now. */
+function differences(known: HeldChanges, current: HeldChanges): string[] {
+  const gone = known.changes.filter((ref) => !current.changes.includes(ref));
+  const added = current.changes.filter((ref) => !known.changes.includes(ref));
+  const changed = current.changes.filter((ref) => known.changes.includes(ref) && known.objects[ref] !== current.objects[ref]);
+  return [
+    ...(gone.length > 0 ? [`no longer held: ${gone.join(', ')}`] : []),
+    ...(added.length > 0 ? [`held now too: ${added.join(', ')}`] : []),
+    ...(changed.length > 0 ? [`changed live since: ${changed.join(', ')}`] : []),
+  ];
+}
+
+/**
+ * Why `approved` does not approve what `current` holds; undefined when it does. With `known`, the
+ * held changes `approved` was made of (a record of an earlier plan), it names what differs.
+ */
+export function voidReason(approved: string, current: HeldChanges | undefined, known?: HeldChanges): string | undefined {
   const wanted = HELD_FINGERPRINT.exec(approved);
   if (wanted === null) return `${approved} is not a held-changes fingerprint (held-XXXXXXXXXXXX-XXXXXXXXXXXX)`;
   if (current === undefined) return 'nothing is held now: the plan differs from the one approved';
   if (current.fingerprint === approved) return undefined;
   const now = HELD_FINGERPRINT.exec(current.fingerprint);
+  const which = known?.fingerprint === approved ? differences(known, current) : [];
+  const detail = which.length > 0 ? `${which.join('; ')}; ` : '';
   if (now?.[1] === wanted[1]) {
-    return `a held object changed since the approved plan read it (the same ${current.count} held, ${current.changes.join(', ')}; now ${current.fingerprint})`;
+    return `a held object changed since the approved plan read it (${detail}the same ${current.count} held, ${current.changes.join(', ')}; now ${current.fingerprint})`;
   }
-  return `the changes held now are not the ones approved (${current.count} held: ${current.changes.join(', ')}; now ${current.fingerprint})`;
+  return `the changes held now are not the ones approved (${detail}${current.count} held: ${current.changes.join(', ')}; now ${current.fingerprint})`;
 }
 
 /**
@@ -82,10 +102,11 @@ export function approveHeld(
   live: LiveIndex,
   hashKey: string,
   approved: string | undefined,
+  known?: HeldChanges,
 ): { held?: HeldChanges; approval?: ApprovalOutcome } {
   const held = heldChangesOf(changes, live, hashKey);
   if (approved === undefined) return held ? { held } : {};
-  const why = voidReason(approved, held);
+  const why = voidReason(approved, held, known);
   if (why !== undefined) return { ...(held ? { held } : {}), approval: { fingerprint: approved, released: false, why } };
   for (const change of approvableChanges(changes)) {
     const before = change.heldFrom;

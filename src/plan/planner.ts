@@ -1,7 +1,7 @@
 // planChanges: desired state + live state + inventory + policy -> Plan. Pure: no I/O, no clock.
 import { ByKind } from '../core/by-kind.js';
 import { sortDiagnostics } from '../core/diagnostics.js';
-import { ACTIONS, changeRef, type Action, type Change, type Desired, type DesiredResource, type Diagnostic, type Inventory, type KindName, type LiveState, type Plan, type Policy } from '../core/types.js';
+import { ACTIONS, changeRef, type Action, type Change, type Desired, type DesiredResource, type Diagnostic, type HeldChanges, type Inventory, type KindName, type LiveState, type Plan, type Policy } from '../core/types.js';
 import type { Measure } from '../core/phase-times.js';
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import { isAbandoned, renamedFrom } from './annotations.js';
@@ -46,6 +46,8 @@ export interface PlanContext {
   measure?: Measure;
   /** The fingerprint of held changes someone approved (`apply --approve`): lets exactly those through. */
   approve?: string;
+  /** The held changes `approve` was made of, when the caller keeps a record of them: a void approval then names what differs. */
+  approvedHeld?: HeldChanges;
   /** What is known of the credential wsync runs with: the self-lockout guard holds what would lock it out. */
   self?: SelfIdentity;
 }
@@ -173,7 +175,7 @@ function planWhole(desired: Desired, allLive: LiveState, inventory: Inventory, p
   });
   // Before the held fingerprint is made: what would lock wsync out is held, never approvable.
   const lockouts = guardSelfLockout(changes, liveIndex, context.self, policy);
-  const { held, approval } = approveHeld(changes, liveIndex, inventory.hashKey, context.approve);
+  const { held, approval } = approveHeld(changes, liveIndex, inventory.hashKey, context.approve, context.approvedHeld);
   if (approval?.released === true) refusals.length = 0;
   refusals.push(...lockouts);
 

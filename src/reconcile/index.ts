@@ -2,7 +2,7 @@ import type { ApiClient } from '../api/types.js';
 import type { ApplyEvent, ApplyResult, IssueStep } from '../apply/index.js';
 import { hasErrors } from '../core/diagnostics.js';
 import { hostname } from 'node:os';
-import { changeRef, isWriteAction, type Desired, type Diagnostic, type Inventory, type LiveState, type Plan, type Policy } from '../core/types.js';
+import { changeRef, isWriteAction, type Desired, type Diagnostic, type HeldChanges, type Inventory, type LiveState, type Plan, type Policy } from '../core/types.js';
 import { PhaseTimes } from '../core/phase-times.js';
 import { liveScope, readLive, withQueryAccess, type LiveCache } from '../live/index.js';
 import { isPruneDisabled, planChanges, removedByChange, type BaseRemovals, type RemovedResource, type Selection } from '../plan/index.js';
@@ -63,6 +63,8 @@ export interface ReconcileInput {
   phases?: PhaseTimes;
   /** The fingerprint of held changes someone approved (`apply --approve`, `wsync ctl approve`): the plan lets exactly those through. */
   approve?: string;
+  /** The held changes `approve` was made of, when a record of them is at hand (docs/design.md, approval). */
+  approvedHeld?: HeldChanges;
   /** The environment of wsync.yaml to render (its variables and overlays); the plan names it. */
   environment?: string;
   /** The API token the client sends (its current value): the self-lockout guard finds which token it is. */
@@ -155,6 +157,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
         ...(input.selection ? { selection: input.selection } : {}),
         ...(incremental ? { memo: incremental.memo } : {}),
         ...(input.approve === undefined ? {} : { approve: input.approve }),
+        ...(input.approvedHeld === undefined ? {} : { approvedHeld: input.approvedHeld }),
         self,
         measure: phases.measure,
       }),

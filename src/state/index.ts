@@ -30,6 +30,7 @@ export {
   type HeldTokenSecrets,
 } from './tokens.js';
 export { writeFileAtomic } from './atomic.js';
+export { readHeldRecords, recordHeldChanges } from './held-record.js';
 export { makePrivateDir, stateDirGitExposure } from './directory.js';
 
 export interface OpenStateOptions {

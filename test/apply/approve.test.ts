@@ -62,7 +62,7 @@ describe('apply --approve FINGERPRINT', () => {
     const text = await runCli(['plan', dir, '--prune', '--max-deletes', '0'], { env });
     expect(text.stdout).toContain(`Fingerprint of the 2 held changes: ${first}.`);
     const json = JSON.parse((await runCli(['plan', dir, '--prune', '--max-deletes', '0', '--format', 'json'], { env })).stdout) as { held: unknown };
-    expect(json.held).toEqual({ fingerprint: first, count: 2, changes: ['Notifier/n-b', 'Notifier/n-c'] });
+    expect(json.held).toEqual({ fingerprint: first, count: 2, changes: ['Notifier/n-b', 'Notifier/n-c'], objects: { 'Notifier/n-b': expect.stringMatching(/^[0-9a-f]{12}$/), 'Notifier/n-c': expect.stringMatching(/^[0-9a-f]{12}$/) } });
     const markdown = await runCli(['plan', dir, '--prune', '--max-deletes', '0', '--format', 'markdown'], { env });
     expect(markdown.stdout).toContain(`Fingerprint of the 2 held changes: \`${first}\`. To apply exactly these: \`wsync apply --approve ${first}\``);
 
@@ -72,7 +72,8 @@ describe('apply --approve FINGERPRINT', () => {
     await emu.clearRequests();
     const changed = await runCli([...held, '--approve', first], { env });
     expect(changed.code).toBe(1);
-    expect(changed.stderr).toContain(`apply: --approve ${first} does not approve this plan: a held object changed since the approved plan read it`);
+    // The partial apply recorded what it held: the refusal names the object that moved.
+    expect(changed.stderr).toContain(`apply: --approve ${first} does not approve this plan: a held object changed since the approved plan read it (changed live since: Notifier/n-b; the same 2 held`);
     expect(changed.stderr).toContain('nothing was written');
     expect(await emu.writes()).toEqual([]);
     const second = FINGERPRINT.exec(changed.stderr.split('to apply exactly what it holds now:')[1] ?? '')?.[0] ?? '';

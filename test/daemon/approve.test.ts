@@ -99,7 +99,7 @@ describe('wsync ctl approve', () => {
     await rm(join(tree, 'c.yaml'));
     expect((await ctl(daemon.url, 'reconcile')).code).toBe(0);
     const dropped = await waitFor((l) => l.msg === 'approval dropped: the plan holds other changes now');
-    expect(dropped).toMatchObject({ fingerprint: held, why: expect.stringContaining('the changes held now are not the ones approved (2 held:') });
+    expect(dropped).toMatchObject({ fingerprint: held, why: expect.stringContaining(`the changes held now are not the ones approved (held now too: Notifier/${prefix}-c; 2 held:`) });
     expect((await statusOf(daemon.url)).approval).toBeNull();
     expect((await ctl(daemon.url, 'resume')).code).toBe(0);
     await waitUntil(() => lines.some((l) => l.msg === 'reconcile' && l.result === 'partial'), { what: 'a reconcile that writes and holds both', timeoutMs: 30_000 });

@@ -26,7 +26,7 @@ function fingerprint(p: Plan): string {
 describe('the fingerprint of held changes', () => {
   it('names the held set and is the same for the same inputs', () => {
     const p = planOf([mail('old')]);
-    expect(p.held).toEqual({ fingerprint: expect.stringMatching(/^held-[0-9a-f]{12}-[0-9a-f]{12}$/), count: 1, changes: ['Notifier/old'] });
+    expect(p.held).toEqual({ fingerprint: expect.stringMatching(/^held-[0-9a-f]{12}-[0-9a-f]{12}$/), count: 1, changes: ['Notifier/old'], objects: { 'Notifier/old': expect.stringMatching(/^[0-9a-f]{12}$/) } });
     expect(fingerprint(planOf([mail('old')]))).toBe(fingerprint(p));
     expect(changeOf(p, 'Notifier', 'old')).toMatchObject({ action: 'refused', heldFrom: { action: 'delete', reason: 'owned by wsync and no longer declared' } });
   });
@@ -68,6 +68,14 @@ describe('the fingerprint of held changes', () => {
     expect(other.approval?.why).toContain('the changes held now are not the ones approved (2 held: Notifier/old, Notifier/older;');
     expect(renderText(other, { color: false })).toContain(`Approval ${approved} is void: the changes held now are not the ones approved`);
     expect(planOf([], approved).approval?.why).toBe('nothing is held now: the plan differs from the one approved');
+  });
+
+  it('names what moved when it knows the held changes approved: no longer held, held now too, changed live', () => {
+    const known = planOf([mail('old'), mail('older')]).held;
+    const approved = known?.fingerprint ?? '';
+    const moved = planChanges(desiredOf(keep), liveOf([mail('keep'), mail('old', ['someone@example.com']), mail('oldest')]), inventoryOf([owns(mail('keep'), 'keep'), owns(mail('old'), 'old'), owns(mail('oldest'), 'oldest')]), held, { approve: approved, ...(known ? { approvedHeld: known } : {}) });
+    expect(moved.approval?.why).toContain('(no longer held: Notifier/older; held now too: Notifier/oldest; changed live since: Notifier/old; 2 held: Notifier/old, Notifier/oldest;');
+    expect(Object.keys(known?.objects ?? {})).toEqual(['Notifier/old', 'Notifier/older']);
   });
 
   it('covers a held retention cut: approved, it is the update it would have been', () => {

@@ -21,7 +21,7 @@ import { reconcile, type ReconcileOutcome } from '../../../reconcile/index.js';
 import { appliedRevision, markRevision, type MarkSetup } from '../../../reconcile/revision-marks.js';
 import { approveCommands } from '../../../render/format.js';
 import { parsePlanJson, renderJson, textChunks } from '../../../render/index.js';
-import { InventoryFileError, StateLockedError } from '../../../state/index.js';
+import { InventoryFileError, readHeldRecords, recordHeldChanges, StateLockedError } from '../../../state/index.js';
 import { errorMessage } from '../../errors.js';
 import type { CommandIo } from '../../io.js';
 import { treeLimitsOf } from '../../limits.js';
@@ -130,6 +130,8 @@ export async function runApply(dirArg: string, flags: ApplyFlags, io: CommandIo)
     let outcome: ReconcileOutcome;
     try {
       const stateDir = resolve(io.cwd, configuredStateDir ?? environmentStateDir(join(dir, '.wsync'), environment));
+      // What an earlier apply held under this fingerprint: a void approval then names what moved.
+      const approvedHeld = flags.approve === undefined ? undefined : (await readHeldRecords(stateDir)).find((h) => h.fingerprint === flags.approve);
       outcome = await reconcile({
         dir,
         ...(environment === undefined ? {} : { environment }),
@@ -146,6 +148,7 @@ export async function runApply(dirArg: string, flags: ApplyFlags, io: CommandIo)
         tokenOutputDir: flags.tokenOutputDir === undefined ? undefined : resolve(io.cwd, flags.tokenOutputDir),
         signal: controller.signal,
         ...(flags.approve === undefined ? {} : { approve: flags.approve }),
+        ...(approvedHeld === undefined ? {} : { approvedHeld }),
         onIssueStep: crashPointFrom(io),
         warn: (message) => err(`warning: ${message}`),
         onPlan: (made: Plan, desired: Desired) => {
@@ -168,6 +171,8 @@ export async function runApply(dirArg: string, flags: ApplyFlags, io: CommandIo)
         },
       });
       redact = createRedactor(secretsOf(outcome.desired.secretValues));
+      const held = outcome.status === 'partial' ? outcome.plan?.held : undefined;
+      if (held) await recordHeldChanges(stateDir, held).catch((cause: unknown) => err(`warning: could not record the held changes in ${stateDir}: ${errorMessage(cause)}`));
       if (marks) await markApplied(outcome, { dir, flags, env: io.env, marks, client, err });
     } finally {
       await client.close();
