@@ -1,8 +1,8 @@
 // The effectful edge of `wsync pull` on disk: the texts of the tree's files (its YAML, and the
 // JSON documents they name) and the writing of the changed ones, each file replaced atomically.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { KINDS, parseKindName } from '../kinds/index.js';
 import { listYamlFiles } from '../source/read/files.js';
 import { readDesired, type ReadOptions } from '../source/index.js';
@@ -47,6 +47,18 @@ export async function readTreeTexts(dir: string): Promise<Map<string, string>> {
   return texts;
 }
 
+/**
+ * Where a file of the tree is written: a symbolic link to a file inside the tree (the reader follows
+ * only those) is written through, so the link stays a link; anything else at its own path.
+ */
+async function writtenPath(root: string, target: string): Promise<string> {
+  const real = await realpath(target).catch(() => undefined);
+  if (real === undefined || real === target) return target;
+  const rel = relative(await realpath(root), real);
+  const inside = rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+  return inside ? real : target;
+}
+
 /** Writes the changes under `dir`: each file whole or not at all (temp file, fsync, rename). */
 export async function writeTreeChanges(dir: string, changes: readonly FileChange[]): Promise<void> {
   for (const change of changes) {
@@ -56,7 +68,7 @@ export async function writeTreeChanges(dir: string, changes: readonly FileChange
       continue;
     }
     await mkdir(dirname(target), { recursive: true });
-    await writeFileAtomic(target, change.after, 0o644);
+    await writeFileAtomic(await writtenPath(dir, target), change.after, 0o644);
   }
 }
 
