@@ -8,6 +8,7 @@ import { baseSpecOf, CONFIG_FILE, findOverlay, newOverlayText, OVERLAY_FOLDER, r
 import { editDocumentPaths, inDocumentFile, type Segment } from './object-edit.js';
 import type { Edits, PullInput, PullPlan, Report } from './planner.js';
 import { EditRefused } from './yaml-edit.js';
+import { escapeInterpolation } from '../export/workspace.js';
 
 export { OVERLAY_FOLDER };
 
@@ -47,7 +48,7 @@ export function pullIntoEnvironment(
   for (const route of routed) {
     if (route.to === 'report') report('variable', route.message, route.field);
     else if (route.to === 'variable') edits.variables.set(route.name, { value: route.value, kind: resource.kind, key: resource.key });
-    else paths.push({ path: ['spec', ...route.path], value: route.value });
+    else paths.push({ path: ['spec', ...route.path], value: escapeInterpolation(route.value) });
   }
   if (paths.length === 0) return;
   if (overlay?.index !== undefined) {

@@ -7,6 +7,7 @@ import type { DesiredResource, JsonObject, JsonValue } from '../core/types.js';
 import { KINDS } from '../kinds/index.js';
 import type { KindModule } from '../kinds/types.js';
 import { documentSchema, orderBySchema, type SchemaSet } from '../export/schema-order.js';
+import { escapeInterpolation } from '../export/workspace.js';
 import { itemKeyAt, itemName, type FieldPull } from './differences.js';
 import { applySplices, EditRefused, YamlDocumentEditor, type Splice } from './yaml-edit.js';
 
@@ -162,7 +163,9 @@ export function editDocumentPaths(text: string, index: number, paths: readonly {
 
 /** The splices that make document `index` of `text` say the pulls (paths under `spec`). */
 export function editYamlDocument(text: string, index: number, module: KindModule, pulls: readonly FieldPull[]): YamlEditResult {
-  return editDocument(text, index, module, pulls, YAML_PLACE);
+  // `${` from the workspace is text: `$${` is how a resource file says so (a document file is read as written).
+  const escaped = pulls.map((pull) => (pull.value === undefined ? pull : { ...pull, value: escapeInterpolation(pull.value) }));
+  return editDocument(text, index, module, escaped, YAML_PLACE);
 }
 
 /**

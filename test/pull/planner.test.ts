@@ -164,6 +164,16 @@ describe('planPull', () => {
     expect(plan.changes[0]?.after).toContain('notifiers:\n    - mail\n');
   });
 
+  it('writes `${` from the workspace as text (`$${`), never as a placeholder that would read a variable', () => {
+    const ws = tree();
+    ws.raw('Monitor', 'errors').description = 'costs ${env:HOME} a lot';
+    const files = afterPull(ws, pullOf(ws));
+    expect(lineChanges(MONITORS, files.get('monitors/checkout.yaml') ?? '')).toEqual(["-  description: 'Checkout answers 5xx'", "+  description: 'costs $${env:HOME} a lot'"]);
+    const desired = desiredFromTexts([...files].map(([path, text]) => ({ path, text })), { env: ENV });
+    expect(desired.diagnostics).toEqual([]);
+    expect(planChanges(desired, ws.live, ws.inventory, DEFAULT_POLICY).changes.filter((c) => c.action !== 'noop')).toEqual([]);
+  });
+
   it('leaves the tree planning "no changes" after a pull', () => {
     const ws = tree();
     ws.raw('Monitor', 'errors').threshold = 41;
