@@ -6,9 +6,7 @@ import { safeMessage } from '../core/safe-text.js';
 import type { ReconcileOutcome } from '../reconcile/index.js';
 import { Reconciler } from '../reconcile/reconciler.js';
 import { WriterLeaseError } from '../reconcile/writer-lease.js';
-import { Approvals, type ApprovalSettled } from './approvals.js';
 import type { DaemonConfig } from './config.js';
-import type { ControlAction, ControlAnswer, ControlRequestOptions } from './control.js';
 import { systemClock } from './clock.js';
 import { FreezeWindows } from './freeze.js';
 import { FreezeGate } from './freeze-gate.js';
@@ -16,6 +14,7 @@ import { limitHeapGrowth } from './heap-growth.js';
 import { startHttpServer, type HttpServer } from './http.js';
 import type { Logger } from './logger.js';
 import { DaemonMetrics } from './metrics.js';
+import { OperatorControls } from './operator.js';
 import type { OverwrittenItem } from './notify/events.js';
 import { startNotifications, type Notifications } from './notify/setup.js';
 import { ReconcileReport } from './reconcile-report.js';
@@ -23,7 +22,7 @@ import { daemonRoutes, type DaemonView } from './routes.js';
 import { primaryTrigger, Scheduler, type RunResult, type Trigger } from './scheduler.js';
 import { ResyncSchedule } from './resync.js';
 import { RevisionMarker } from './revision-marker.js';
-import { resolveSnapshot, type Snapshot } from './snapshot.js';
+import { linkMovedSince, resolveSnapshot, type Snapshot } from './snapshot.js';
 import { DaemonStatus, startedRecord, type ReconcileResult } from './status.js';
 import { DirWatcher } from './watcher.js';
 import { DaemonWriteBack } from './write-back.js';
@@ -57,7 +56,7 @@ export class Daemon {
   private lastTarget: string | null = null;
   private secretValues: string[] = [];
   private stopping: Promise<void> | null = null;
-  private readonly approvals = new Approvals();
+  private readonly operator: OperatorControls;
   private readonly freeze: FreezeGate;
 
   private constructor(config: DaemonConfig) {
@@ -68,7 +67,6 @@ export class Daemon {
       defaultMetrics: config.processMetrics !== false,
       ...(config.environment === undefined ? {} : { environment: config.environment }),
     });
-    if (config.suspended) this.setSuspended(true);
     this.notifications = startNotifications(config, this.metrics);
     this.connection = config.connection;
     this.client = this.connect(config.connection);
@@ -84,20 +82,18 @@ export class Daemon {
       onRunError: (err) => this.log.error({ err: this.redact(errorText(err)) }, 'reconcile loop error'),
       onRetryScheduled: (delayMs, failures) => this.log.warn({ retry_in_ms: delayMs, failures }, 'retry scheduled'),
     });
-    this.report = new ReconcileReport({
-      log: this.log,
-      metrics: this.metrics,
-      status: this.status,
-      dispatcher: this.notifications?.dispatcher ?? null,
-      redact,
-      observing: config.policy.mode === 'observe',
-      failures: () => this.scheduler.status().failures,
-    });
+    const dispatcher = this.notifications?.dispatcher ?? null;
+    const failures = (): number => this.scheduler.status().failures;
+    this.report = new ReconcileReport({ log: this.log, metrics: this.metrics, status: this.status, dispatcher, redact, observing: config.policy.mode === 'observe', failures });
     const windows = config.freeze !== undefined && config.freeze.length > 0 ? new FreezeWindows(config.freeze) : null;
     this.freeze = new FreezeGate(windows, config.clock ?? systemClock, this.status, this.metrics, () => {
       this.log.info('freeze window over: reconciling now');
       if (this.stopping === null) this.scheduler.request('freeze-end');
     });
+    const request = (): void => this.scheduler.request('control');
+    const stopping = (): boolean => this.stopping !== null;
+    this.operator = new OperatorControls({ status: this.status, metrics: this.metrics, log: this.log, freeze: this.freeze, request, stopping, redact });
+    if (config.suspended) this.operator.setSuspended(true);
     this.resync = new ResyncSchedule(config.resync, this.log, () => this.scheduler.resync());
     limitHeapGrowth();
     this.watcher = new DirWatcher({
@@ -168,8 +164,8 @@ export class Daemon {
       metrics: this.metrics,
       scheduler: () => this.scheduler.status(),
       stopping: () => this.stopping !== null,
-      act: (action, request) => this.control(action, request),
-      approve: (fingerprint) => this.approve(fingerprint),
+      act: (action, request) => this.operator.control(action, request),
+      approve: (fingerprint) => this.operator.approve(fingerprint),
       refresh: () => this.freeze.refresh(),
     };
   }
@@ -179,65 +175,6 @@ export class Daemon {
     const notify = this.notifications?.dispatcher.targets.map((t) => `${t.name} (${t.type})`);
     const suspended = this.status.suspendedSince !== null || undefined;
     this.log.info({ url: this.server.url, control: this.config.controlToken !== undefined, notify, suspended }, 'listening');
-  }
-
-  private setSuspended(on: boolean): void {
-    this.status.suspendedSince = on ? (this.status.suspendedSince ?? new Date().toISOString()) : null;
-    this.metrics.suspended.set(on ? 1 : 0);
-  }
-
-  /** An authorised control request; returns the answer's body. */
-  private control(action: ControlAction, options: ControlRequestOptions = {}): Record<string, unknown> {
-    if (action === 'suspend') {
-      const already = this.status.suspendedSince !== null;
-      this.setSuspended(true);
-      if (!already) this.log.warn('suspended: reconciles plan and report drift, nothing is written until resumed');
-    } else if (action === 'resume') {
-      const was = this.status.suspendedSince !== null;
-      this.setSuspended(false);
-      if (was) this.log.info('resumed: reconciling now');
-      if (was && this.stopping === null) this.scheduler.request('control');
-    } else if (this.stopping === null) {
-      if (options.overrideFreeze === true) this.freeze.overrideNext();
-      this.log.info({ override_freeze: options.overrideFreeze === true || undefined }, 'reconcile requested');
-      this.scheduler.request('control');
-    }
-    const overrideFreeze = action === 'reconcile' && options.overrideFreeze === true ? { overrideFreeze: true } : {};
-    return { ok: true, action, suspended: this.status.suspendedSince !== null, suspendedSince: this.status.suspendedSince, ...overrideFreeze };
-  }
-
-  /** `wsync ctl approve FINGERPRINT`: kept when it names what is held now, and a reconcile that writes is requested. */
-  private approve(fingerprint: string): ControlAnswer {
-    const answer = this.approvals.offer(fingerprint, new Date());
-    this.status.approval = this.approvals.pending;
-    if (answer.status !== 200) {
-      this.log.warn({ fingerprint: safeMessage(fingerprint), error: answer.body.error }, 'approval refused');
-      return answer;
-    }
-    this.log.info({ fingerprint }, 'approval given: the next reconcile that writes applies exactly the held changes');
-    if (this.stopping === null) this.scheduler.request('control');
-    return answer;
-  }
-
-  /** Whether freeze windows let this reconcile write (it plans and reports otherwise). */
-  private admitWrites(record: { frozen?: boolean }): boolean {
-    const decision = this.freeze.admit();
-    if (decision.write && decision.overridden !== undefined) {
-      const { window, until } = decision.overridden;
-      this.log.warn({ window, until: new Date(until).toISOString() }, 'freeze overridden (wsync ctl reconcile --override-freeze): this reconcile writes');
-    }
-    if (!decision.write) record.frozen = true;
-    return decision.write;
-  }
-
-  /** Logs what became of the pending approval, and shows it. */
-  private settleApproval(outcome: ReconcileOutcome | undefined): void {
-    const settled: ApprovalSettled = this.approvals.settle(outcome);
-    this.status.approval = this.approvals.pending;
-    this.status.heldFingerprint = this.approvals.heldFingerprint;
-    if (settled === undefined) return;
-    if ('used' in settled) this.log.info({ fingerprint: settled.used }, 'approval used: the approved held changes were applied');
-    else this.log.warn({ fingerprint: settled.dropped, why: this.redact(settled.why) }, 'approval dropped: the plan holds other changes now');
   }
 
   private async startWatching(): Promise<void> {
@@ -316,16 +253,16 @@ export class Daemon {
       // Suspended: the same reconcile, planned only (the lease is neither taken nor needed).
       const suspended = this.status.suspendedSince !== null;
       if (suspended) record.suspended = true;
-      const write = this.config.policy.mode === 'enforce' && !suspended && this.admitWrites(record);
+      const write = this.config.policy.mode === 'enforce' && !suspended && this.operator.admitWrites(record);
       await this.writeBack?.settleHolds();
       const writeBack = this.writeBack;
       outcome = await this.reconciler.run({
         dir: snap.target,
         write,
-        approve: this.approvals.forReconcile(write),
+        approve: this.operator.approvalFor(write),
         edit: [...triggers].every((t) => t === 'change' || t === 'revision'),
         onChange: (event) => this.report.change(event, snap.revision),
-        confirmSource: () => this.linkMoved(snap),
+        confirmSource: () => linkMovedSince(this.config.dir, snap, (text) => this.redact(text), () => this.scheduler.request('revision')),
         ...(writeBack ? { adjustPlan: (plan: Plan, desired: Desired, live: LiveState) => writeBack.adjustPlan(plan, desired, live) } : {}),
         // Known before the first change is logged: a name may hold one of them.
         onPlan: (_plan, desired) => {
@@ -343,27 +280,10 @@ export class Daemon {
       // Another wsync writes the workspace: a refusal, not a fault of this one.
       if (err instanceof WriterLeaseError) record.result = 'refused';
     }
-    this.settleApproval(outcome);
+    this.operator.settleApproval(outcome);
     return this.report.finish(record, startedMs, outcome, overwritten);
   }
 
-  /**
-   * git-sync removes the old worktree as soon as the link names the new one: files read from a
-   * worktree the link has left may be a part of it (docs/deploy.md). Resolved again once the files
-   * are read; any move drops the reconcile, and the new revision is reconciled next.
-   */
-  private async linkMoved(read: Snapshot): Promise<string | undefined> {
-    let now: Snapshot | null;
-    try {
-      now = await resolveSnapshot(this.config.dir);
-    } catch (err) {
-      return `${this.config.dir} could not be resolved again after the read (${this.redact(errorText(err))}): nothing written`;
-    }
-    if (now !== null && now.target === read.target) return undefined;
-    this.scheduler.request('revision');
-    const to = now === null ? 'nothing' : (now.revision ?? now.target);
-    return `the link moved from ${read.revision ?? read.target} to ${to} while the files were read: nothing written from them, the new revision is read next`;
-  }
 }
 
 function errorText(err: unknown): string {

@@ -99,3 +99,22 @@ export async function defaultStateDir(dir: string): Promise<string> {
   // DIR is not there yet: it may well be a link still to come, so stay out of it.
   return join(dirname(absolute), '.wsync');
 }
+
+/**
+ * git-sync removes the old worktree as soon as the link names the new one: files read from a
+ * worktree the link has left may be a part of it (docs/deploy.md). Resolved again once the files
+ * are read: undefined when the link still names what was read; otherwise why the reconcile is
+ * dropped, and after a move `moved` asks for the new revision to be reconciled next.
+ */
+export async function linkMovedSince(dir: string, read: Snapshot, redact: (text: string) => string, moved: () => void): Promise<string | undefined> {
+  let now: Snapshot | null;
+  try {
+    now = await resolveSnapshot(dir);
+  } catch (err) {
+    return `${dir} could not be resolved again after the read (${redact(err instanceof Error ? err.message : String(err))}): nothing written`;
+  }
+  if (now !== null && now.target === read.target) return undefined;
+  moved();
+  const to = now === null ? 'nothing' : (now.revision ?? now.target);
+  return `the link moved from ${read.revision ?? read.target} to ${to} while the files were read: nothing written from them, the new revision is read next`;
+}
