@@ -107,6 +107,7 @@ export class ReconcileReport {
       drift: plan ? status.pendingDrift : [],
       observing: this.options.observing && !record.suspended,
       overwritten,
+      heldFingerprint: outcome?.plan?.held?.fingerprint,
     });
     this.logSummary(record, outcome, ok);
     if (record.result === 'superseded') return 'skipped';

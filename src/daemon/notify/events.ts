@@ -22,6 +22,8 @@ export interface ReconcileReport {
   observing: boolean;
   /** Writes of this reconcile that replaced a version saved outside wsync (a dashboard saved in the UI). */
   overwritten?: OverwrittenItem[];
+  /** The fingerprint of the changes the plan holds (`held-SET-OBJECTS`), when it holds any. */
+  heldFingerprint?: string;
 }
 
 /** An object a reconcile wrote over: its version saved outside wsync is gone. */
@@ -51,6 +53,8 @@ export interface NotificationEvent {
   refusals?: string[];
   drift?: { kind: string; key: string; action: string }[];
   overwritten?: OverwrittenItem[];
+  /** What lets exactly the held changes through, for a refusal that holds some. */
+  approve?: { fingerprint: string; command: string };
 }
 
 /** Results that say nothing about the workspace either way: SIGTERM, a DIR not there yet, a link that moved during the read. */
@@ -157,7 +161,8 @@ export class ProblemTracker {
   }
 
   private failed(report: ReconcileReport, base: Pick<NotificationEvent, 'at' | 'revision' | 'result'>): NotificationEvent[] {
-    const fingerprint = problemFingerprint(report.result, report.message);
+    // Another held set is another problem, with its own approval, even under the same message.
+    const fingerprint = `${problemFingerprint(report.result, report.message)}\u0000${report.heldFingerprint ?? ''}`;
     const previous = this.problem;
     const failures = (previous?.failures ?? 0) + 1;
     const since = previous?.since ?? report.at;
@@ -174,6 +179,9 @@ export class ProblemTracker {
     };
     if (report.message !== undefined) event.message = report.message;
     if (refused && report.refusals.length > 0) event.refusals = report.refusals;
+    if (refused && report.heldFingerprint !== undefined) {
+      event.approve = { fingerprint: report.heldFingerprint, command: `wsync ctl approve ${report.heldFingerprint}` };
+    }
     return [event];
   }
 }

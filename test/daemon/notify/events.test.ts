@@ -44,6 +44,16 @@ describe('ProblemTracker', () => {
     expect(t.observe(report()).map((e) => e.type)).toEqual(['reconcile.recovered']);
   });
 
+  it('a refusal that holds changes carries the command that approves exactly them; another held set is a new event', () => {
+    const t = new ProblemTracker();
+    const held = (fp: string) => report({ result: 'partial', message: 'degraded: 1 held: Refusing to delete 1 object', refusals: ['Refusing to delete 1 object'], heldFingerprint: fp });
+    const first = t.observe(held('held-0123456789ab-ba9876543210'));
+    expect(first[0]?.approve).toEqual({ fingerprint: 'held-0123456789ab-ba9876543210', command: 'wsync ctl approve held-0123456789ab-ba9876543210' });
+    expect(t.observe(held('held-0123456789ab-ba9876543210'))).toEqual([]);
+    expect(t.observe(held('held-aaaaaaaaaaaa-bbbbbbbbbbbb'))[0]?.approve?.fingerprint).toBe('held-aaaaaaaaaaaa-bbbbbbbbbbbb');
+    expect(t.observe(report({ result: 'failed', message: 'x' }))[0]?.approve).toBeUndefined();
+  });
+
   it('SIGTERM and a missing DIR neither start nor end a problem', () => {
     const t = new ProblemTracker();
     expect(t.observe(report({ result: 'missing' }))).toEqual([]);
