@@ -4,7 +4,8 @@ import { posix } from 'node:path';
 import { isJsonObject } from '../core/json.js';
 import type { DesiredResource, JsonObject, JsonValue } from '../core/types.js';
 import type { FieldPull } from './differences.js';
-import { baseSpecOf, CONFIG_FILE, findOverlay, newOverlayText, OVERLAY_FOLDER, routePulls } from './environment.js';
+import { KINDS } from '../kinds/index.js';
+import { baseSpecOf, CONFIG_FILE, findOverlay, newOverlayText, OVERLAY_FOLDER, routePulls, variableRoute } from './environment.js';
 import { editDocumentPaths, inDocumentFile, type Segment } from './object-edit.js';
 import type { Edits, PullInput, PullPlan, Report } from './planner.js';
 import { EditRefused } from './yaml-edit.js';
@@ -69,6 +70,28 @@ export function pullIntoEnvironment(
   const append = input.files.has(path) || edits.appended.has(path);
   edits.appended.set(path, [...(edits.appended.get(path) ?? []), newOverlayText(resource, baseText, path, spec, append)]);
   report('override', `changed in environment "${environment}" only: written as its overlay in ${path} (the base serves every environment)`);
+}
+
+/**
+ * The pulls of an object in the environment's own folder (an overlay-only object) that are not a
+ * variable's: those go to wsync.yaml or are reported, never flattened into the file.
+ */
+export function withoutVariables(
+  input: PullInput & { environment: string },
+  resource: DesiredResource,
+  text: string,
+  pulls: readonly FieldPull[],
+  edits: Edits,
+  report: Report,
+): FieldPull[] {
+  const spec = baseSpecOf(text, resource.source.line);
+  const texts = environmentTexts(input.files, input.environment);
+  return pulls.filter((pull) => {
+    const route = variableRoute(KINDS[resource.kind], spec, pull, { environment: input.environment, texts });
+    if (route?.to === 'report') report('variable', route.message, route.field);
+    else if (route?.to === 'variable') edits.variables.set(route.name, { value: route.value, kind: resource.kind, key: resource.key });
+    return route === undefined;
+  });
 }
 
 /** The environment's variables set in wsync.yaml, where its `environments.NAME.vars` says them. */

@@ -101,22 +101,12 @@ export function routePulls(input: RouteInput, pulls: readonly FieldPull[]): Rout
   const merged = mergeWritten(input.baseSpec, overlaySpec);
   const routed: Routed[] = [];
   for (const pull of pulls) {
-    const field = pull.segments.join('.').replace(/\.\[/g, '[');
+    const byVariable = variableRoute(module, merged, pull, input);
+    if (byVariable) {
+      routed.push(byVariable);
+      continue;
+    }
     const path = indexPath(module, merged, pull.segments, []);
-    const written = valueAt(merged, path);
-    const variable = exactVariable(written);
-    if (variable !== undefined && pull.value !== undefined && variableUses(input.texts, variable) === 1) {
-      routed.push({ to: 'variable', name: variable, value: pull.value });
-      continue;
-    }
-    if (readsVariable(written) || path.some((_, i) => readsVariable(valueAt(merged, path.slice(0, i))))) {
-      routed.push({
-        to: 'report',
-        field,
-        message: `the value comes from \${var:} of environment "${input.environment}" (read elsewhere too, or inside a longer text): not written; change the variable in ${CONFIG_FILE} or the file that reads it`,
-      });
-      continue;
-    }
     const at = overlayPath(overlaySpec, path);
     if (at.length === path.length) {
       // Cleared in the workspace: `null` removes it in this environment (the base keeps it for the others).
@@ -131,6 +121,31 @@ export function routePulls(input: RouteInput, pulls: readonly FieldPull[]): Rout
     routed.push({ to: 'overlay', path: at, value: list });
   }
   return routed;
+}
+
+/**
+ * Where a pull goes when the value it changes is read from `${var:}` in `spec` (as written): the
+ * variable, when it is the whole value and read nowhere else; a report otherwise. Undefined: the
+ * value is not a variable's.
+ */
+export function variableRoute(
+  module: KindModule,
+  spec: JsonValue,
+  pull: FieldPull,
+  input: { environment: string; texts: readonly string[] },
+): Routed | undefined {
+  const path = indexPath(module, spec, pull.segments, []);
+  const written = valueAt(spec, path);
+  const variable = exactVariable(written);
+  if (variable !== undefined && pull.value !== undefined && variableUses(input.texts, variable) === 1) {
+    return { to: 'variable', name: variable, value: pull.value };
+  }
+  if (!readsVariable(written) && !path.some((_, i) => readsVariable(valueAt(spec, path.slice(0, i))))) return undefined;
+  return {
+    to: 'report',
+    field: pull.segments.join('.').replace(/\.\[/g, '['),
+    message: `the value comes from \${var:} of environment "${input.environment}" (read elsewhere too, or inside a longer text): not written; change the variable in ${CONFIG_FILE} or the file that reads it`,
+  };
 }
 
 function mergeWritten(base: JsonValue, overlay: JsonValue): JsonValue {

@@ -10,7 +10,7 @@ import { isSelected, type Selection } from '../plan/selection.js';
 import { declaredObjects } from '../source/index.js';
 import type { SchemaSet } from '../export/schema-order.js';
 import { objectDifferences, type FieldReportKind } from './differences.js';
-import { finishEnvironmentEdits, OVERLAY_FOLDER, pullIntoEnvironment } from './environment-edits.js';
+import { finishEnvironmentEdits, OVERLAY_FOLDER, pullIntoEnvironment, withoutVariables } from './environment-edits.js';
 import { newObjectFiles } from './new-objects.js';
 import { documentAtLine, editDocumentFile, editYamlDocument, inDocumentFile, parseYaml } from './object-edit.js';
 import { applySplices, EditRefused, type Splice } from './yaml-edit.js';
@@ -112,12 +112,14 @@ function pullObject(input: PullInput, resource: DesiredResource, live: ReturnTyp
     return;
   }
   const module = KINDS[resource.kind];
+  const pulls = input.environment === undefined ? differences.pulls : withoutVariables({ ...input, environment: input.environment }, resource, text, differences.pulls, edits, report);
+  if (pulls.length === 0) return;
   try {
     const docs = parseYaml(text);
     const index = documentAtLine(text, docs, resource.source.line);
     const yamlSpec = docs[index]?.toJS({ maxAliasCount: -1 }) as { spec?: JsonObject } | undefined;
-    const inDocument = differences.pulls.filter((p) => inDocumentFile(resource, yamlSpec?.spec, p));
-    const inYaml = differences.pulls.filter((p) => !inDocument.includes(p));
+    const inDocument = pulls.filter((p) => inDocumentFile(resource, yamlSpec?.spec, p));
+    const inYaml = pulls.filter((p) => !inDocument.includes(p));
     const yamlEdit = inYaml.length > 0 ? editYamlDocument(text, index, module, inYaml) : undefined;
     let documentPath: string | undefined;
     let documentText: string | undefined;
@@ -135,7 +137,7 @@ function pullObject(input: PullInput, resource: DesiredResource, live: ReturnTyp
       for (const note of yamlEdit.notes) report('override', note);
     }
     if (documentPath !== undefined && documentText !== undefined) edits.rewritten.set(documentPath, documentText);
-    const fields = differences.pulls.map((p) => p.segments.join('.').replace(/\.\[/g, '['));
+    const fields = pulls.map((p) => p.segments.join('.').replace(/\.\[/g, '['));
     out.pulled.push({ kind: resource.kind, key: resource.key, fields });
   } catch (err) {
     if (!(err instanceof EditRefused) && !(err instanceof SyntaxError)) throw err;

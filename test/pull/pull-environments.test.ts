@@ -1,7 +1,7 @@
 // `wsync pull --env prod` on config-examples/.two-environments in git: what the prod workspace
 // changed lands in prod's files (its variables in wsync.yaml, its overlay), never in the base that
 // staging renders too, and the next plan of prod says "no changes".
-import { cp, readFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
@@ -83,5 +83,25 @@ describe('wsync pull --env', () => {
     expect(plan.code, plan.stdout).toBe(2);
     expect(plan.stdout).toContain('checkout-error-rate');
     expect(plan.stdout).not.toContain('team-email');
+  });
+
+  it("sets the variable an object of prod's own folder reads, never writing its value into the file", async () => {
+    git(tree, 'checkout', '-q', '--', '.');
+    git(tree, 'clean', '-fdq');
+    const config = join(tree, 'wsync.yaml');
+    const prodVars = '  prod:\n    description: what customers see\n    vars:\n';
+    await writeFile(config, (await readFile(config, 'utf8')).replace(prodVars, `${prodVars}      latencyThreshold: 800\n`));
+    const latency = join(tree, 'environments/prod/latency.yaml');
+    const written = (await readFile(latency, 'utf8')).replace('threshold: 800', 'threshold: ${var:latencyThreshold}');
+    await writeFile(latency, written);
+    git(tree, 'commit', '-q', '-am', 'the latency threshold is a variable of prod');
+    const id = idOf(await emulator.state(), 'monitors', 'checkout-latency');
+    const monitor = await emulator.ok<Record<string, unknown>>('GET', `/v2/monitors/${id}`);
+    await emulator.ok('PUT', `/v2/monitors/${id}`, { ...monitor, threshold: 900 });
+
+    const result = await runCli(['pull', '--env', 'prod', '--target', 'Monitor/checkout-latency', tree], { env });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(await readFile(latency, 'utf8')).toBe(written);
+    expect(git(tree, 'diff', '--unified=0', '--no-color').split('\n').filter((l) => /^[-+] /.test(l))).toEqual(['-      latencyThreshold: 800', '+      latencyThreshold: 900']);
   });
 });
