@@ -11,6 +11,7 @@ import type { FileCache } from '../source/read/file-cache.js';
 import { declaredObjects, readDesired } from '../source/index.js';
 import type { TreeLimits } from '../source/limits.js';
 import { KINDS } from '../kinds/index.js';
+import { strayIssueMarkers } from './issue-markers.js';
 import { clearIssuePending, heldTokenSecrets, loadInventory, openState, tokenOutputDirOf, type StateHandle } from '../state/index.js';
 import { selfIdentityOf } from './self-identity.js';
 import { WriterLease } from './writer-lease.js';
@@ -148,6 +149,10 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
     // state directory (a pull request's) knows neither what it owns nor which secrets it holds.
     const tokenDir = tokenOutputDirOf(input.stateDir, input.tokenOutputDir);
     const secrets = inventory.hashKey === '' ? {} : await issuedSecretsHeld(desired, tokenDir, writing && state ? inventory : undefined);
+    if (inventory.hashKey !== '') {
+      const warn = input.warn ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
+      await strayIssueMarkers(desired, tokenDir, { inventory: writing && state ? inventory : undefined, owned: inventory, warn });
+    }
     const self = await selfIdentityOf(input.client, input.apiToken, input.policy, live, tokenDir);
     const planned = phases.measure('plan', () =>
       planChanges(desired, live, inventory, input.policy, {

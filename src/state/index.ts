@@ -22,6 +22,7 @@ export {
   checkTokenDirWritable,
   clearIssuePending,
   heldTokenSecrets,
+  issueMarkerNames,
   tokenFileHolding,
   markIssuePending,
   tokenFileName,

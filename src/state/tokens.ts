@@ -71,6 +71,15 @@ export async function clearIssuePending(dir: string, name: string): Promise<void
   await unlink(pendingFile(dir, name)).catch(() => undefined);
 }
 
+/** The token file names (tokenFileName) of every issue marker in `dir` (none when it is missing). */
+export async function issueMarkerNames(dir: string): Promise<string[]> {
+  const files = await readdir(dir).catch(() => [] as string[]);
+  return files.flatMap((file) => {
+    const match = /^\.(.+)\.pending$/.exec(file);
+    return match?.[1] === undefined ? [] : [match[1]];
+  }).sort();
+}
+
 /** What the token output directory holds for declared tokens; the secrets themselves are not read. */
 export interface HeldTokenSecrets {
   /** Names whose secret file holds the secret of the token wsync last had issued. */
