@@ -105,10 +105,12 @@ export class DaemonWriteBack {
         warn: (message) => log.warn({ branch: setup.branch }, redact(message)),
       });
       for (const o of objects) this.published.set(changeRef(o.kind, o.key), o.fingerprint);
+      // Nothing of an object could be written (a secret, a value from a variable, a conflict): no pull request holds it, so it is put back.
+      for (const ref of done.onlyReported) this.held.delete(ref);
       if (done.notWritten.length > 0) log.warn({ branch: setup.branch, not_written: done.notWritten.map(redact) }, 'write-back: some differences were not written into the files');
       log.info(
         { branch: setup.branch, objects: refs, commit: done.commit ?? null, push_attempts: done.pushAttempts, pull_request: done.pullRequest?.htmlUrl ?? null },
-        done.commit === undefined ? 'write-back: the branch already holds these changes' : 'written back',
+        done.commit !== undefined ? 'written back' : done.pulled.length === 0 ? 'write-back: nothing could be written into the files' : 'write-back: the branch already holds these changes',
       );
     } catch (err) {
       log.error({ branch: setup.branch, objects: refs, err: redact(errorText(err)) }, 'write-back failed: tried again at the next reconcile');

@@ -33,12 +33,12 @@ interface Repo {
 }
 
 /** A bare remote whose main declares the virtual field, DIR a clone of it, and the field live as declared. */
-async function repository(): Promise<Repo> {
+async function repository(declaration = DECLARED): Promise<Repo> {
   await emulator.seed({ ...MONITOR_DATASETS, vfields: [{ id: 'vfld_doubled', dataset: 'checkout', name: 'doubled', expression: 'latency * 2' }] });
   const root = await scratch.dir();
   const bare = join(root, 'remote.git');
   git(root, 'init', '-q', '--bare', '-b', 'main', bare);
-  const tree = scratch.tree({ [FILE]: DECLARED });
+  const tree = scratch.tree({ [FILE]: declaration });
   commitTree(tree);
   git(tree, 'remote', 'add', 'origin', bare);
   git(tree, 'push', '-q', 'origin', 'main');
@@ -141,6 +141,8 @@ describe('the daemon writes drift made in the workspace back to git', () => {
     await waitUntil(async () => (await liveExpression()) === 'latency * 2', { what: 'the edit put back' });
     expect(d.lines.some((l) => String(l.msg).startsWith('write-back closed without a merge'))).toBe(true);
     expect(writtenBack(d)).toHaveLength(1);
+    // Its writer lease would keep the next test's enforcing daemon from writing.
+    await d.daemon.stop('test over');
   });
 
   it('a push rejected because the branch moved is made again on the refreshed branch; no token: push only', async () => {
@@ -192,5 +194,21 @@ describe('the daemon writes drift made in the workspace back to git', () => {
     expect(String(failed.err)).toMatch(/^git clone: /);
     expect(reconciled).toMatchObject({ result: 'planned' });
     expect(d.lines.map((l) => JSON.stringify(l)).join('\n')).not.toContain('s3cretPushPass');
+  });
+
+  it('enforce mode: drift that cannot be written into the files (a value from ${env:}) is not held, and put back', async () => {
+    const repo = await repository(DECLARED.replace('latency * 2', '${env:EXPRESSION}'));
+    const writeBack = resolveWriteBack({ writeBack: 'all', writeBackRemote: repo.bare }, {}, { dir: repo.tree, stateDir: repo.stateDir, cwd: repo.root }, false);
+    const d = await startDaemon({ dir: repo.tree, stateDir: repo.stateDir, env: { EXPRESSION: 'latency * 2' }, writeBack });
+    await d.waitFor((l) => l.msg === 'reconcile');
+
+    await editInTheUi('latency * 8');
+    await reconcile(d);
+    const reported = await d.waitFor((l) => l.msg === 'write-back: some differences were not written into the files');
+    expect(String(reported.not_written)).toContain('VirtualField/checkout/doubled expression: the value comes from ${env:}/${file:}');
+    expect(d.lines.some((l) => l.msg === 'write-back: nothing could be written into the files')).toBe(true);
+    expect(git(repo.bare, 'branch', '--list', BRANCH).trim()).toBe('');
+    await reconcile(d);
+    expect(await liveExpression()).toBe('latency * 2');
   });
 });

@@ -60,6 +60,8 @@ export interface Published {
   pulled: { kind: KindName; key: string; fields: string[] }[];
   /** What pull reported and did not write (a secret, a conflict, ...): `Kind/key field: why`. */
   notWritten: string[];
+  /** `Kind/key` of the objects of which nothing could be written, only reported. */
+  onlyReported: string[];
   pullRequest?: PullRequest;
 }
 
@@ -96,7 +98,7 @@ export class WriteBackPublisher {
     }
   }
 
-  private async pullInto(objects: readonly DriftedObject[], context: PublishContext): Promise<Pick<Published, 'pulled' | 'notWritten'>> {
+  private async pullInto(objects: readonly DriftedObject[], context: PublishContext): Promise<Pick<Published, 'pulled' | 'notWritten' | 'onlyReported'>> {
     const dir = join(this.setup.checkoutDir, this.setup.path);
     const outcome = await runPull({
       dir,
@@ -119,7 +121,9 @@ export class WriteBackPublisher {
     }
     if (outcome.status === 'dirty') throw new GitError(`the checkout of ${this.setup.branch} has uncommitted changes: ${outcome.files.join(', ')}`);
     const notWritten = outcome.plan.reports.map((r) => `${r.kind}/${r.key}${r.field === undefined ? '' : ` ${r.field}`}: ${r.message}`);
-    return { pulled: outcome.plan.pulled, notWritten };
+    const pulled = new Set(outcome.plan.pulled.map((p) => `${p.kind}/${p.key}`));
+    const onlyReported = [...new Set(outcome.plan.reports.map((r) => `${r.kind}/${r.key}`))].filter((ref) => !pulled.has(ref));
+    return { pulled: outcome.plan.pulled, notWritten, onlyReported };
   }
 
   /** Opens the branch's pull request, or updates the open one's body; nothing without GitHub. */
