@@ -145,6 +145,22 @@ describe('planPull', () => {
     expect(after).toBe(header + MONITORS.slice(MONITORS.indexOf('---\n') + 4));
   });
 
+  it('with prune takes out a dashboard deleted in the workspace: its YAML file, the only document there, and its .json', () => {
+    const board = { name: 'Board', charts: [], layout: [], refreshTime: 60, schemaVersion: 2, timeWindowStart: 'qr-now-1h', timeWindowEnd: 'qr-now' };
+    const ws = treeWorkspace({
+      ...Object.fromEntries(tree().files),
+      'dashboards/board.yaml': 'apiVersion: wsync/v1\nkind: Dashboard\nmetadata:\n  name: board\nspec:\n  file: board.json\n',
+      'dashboards/board.json': `${JSON.stringify(board, null, 2)}\n`,
+    });
+    ws.live.objects.Dashboard = [];
+    const plan = pullOf(ws, { prune: true });
+    expect(plan.changes.map((c) => [c.path, c.after === undefined])).toEqual([
+      ['dashboards/board.json', true],
+      ['dashboards/board.yaml', true],
+    ]);
+    expect(plan.reports.map((r) => `${r.kind}/${r.key} ${r.what}`)).toEqual(['Dashboard/board pruned']);
+  });
+
   it('writes a new live object as a new file where export would, to be adopted; a selection of another kind leaves it', () => {
     const ws = tree();
     (ws.live.objects.Notifier ??= []).push({ kind: 'Notifier', id: 'notifier-new', raw: { id: 'notifier-new', name: 'ops-mail', properties: { email: { emails: ['ops@example.com'] } } } });

@@ -21,7 +21,7 @@ export function register(program: Command, context: CommandContext): void {
     .argument('[dir]', 'directory of resource files', '.')
     .option('--dry-run', 'print the file diff it would write; write nothing', false)
     .option('--force', 'write files that have uncommitted changes in git', false)
-    .option('--prune', 'remove from the files the owned objects deleted in the workspace (default: report them)', false)
+    .option('--prune', 'remove from the files the owned objects deleted in the workspace (without it they are reported)', false)
     .option('--base <ref>', 'the git revision the tree was last merged at: a field changed since is a local edit, never overwritten (default: where HEAD left origin/HEAD, else HEAD)')
     .option('--state-dir <dir>', 'inventory of owned objects (default: DIR/.wsync)')
     .option('--secrets-dir <dir>', 'root for ${file:PATH} secrets (env WSYNC_SECRETS_DIR)');
