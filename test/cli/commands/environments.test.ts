@@ -79,6 +79,19 @@ describe('one tree, two workspaces', () => {
     expect(existsSync(join(dir, '.wsync', 'staging', 'inventory.json'))).toBe(true);
     expect(existsSync(join(dir, '.wsync', 'prod', 'inventory.json'))).toBe(true);
 
+    // The promotion view, live: what the staging workspace has that prod lacks, and what differs.
+    const liveEnv = { WSYNC_URL_STAGING: staging.url, WSYNC_TOKEN_STAGING: staging.token, WSYNC_URL_PROD: prod.url, WSYNC_TOKEN_PROD: prod.token };
+    const live = await runCli(['diff', '--live', 'staging', 'prod', dir, '--detailed-exitcode'], { env: liveEnv });
+    expect(live.stderr).toBe('');
+    expect(live.code).toBe(2);
+    expect(live.stdout).toContain('Only in prod (1):\n  Notifier/pager  (prod:notifiers/');
+    expect(live.stdout).toMatch(/ {2}Monitor\/errors {2}\(staging:monitors\/[^)]+ \/ prod:monitors\/[^)]+\)\n/);
+    expect(live.stdout).toContain('      threshold: 5 -> 2\n');
+    expect(live.stdout).toContain('      rangeMinutes: 10 -> 30\n');
+    const unconnected = await runCli(['diff', '--live', 'staging', 'prod', dir], { env: { WSYNC_URL_STAGING: staging.url, WSYNC_TOKEN_STAGING: staging.token } });
+    expect(unconnected.code).toBe(1);
+    expect(unconnected.stderr).toContain('diff: environment prod: no connection of its own');
+
     for (const [environment, emulator] of [['staging', staging], ['prod', prod]] as const) {
       const again = await runCli(['plan', dir, '--env', environment, '--detailed-exitcode'], { env: emulator.env });
       expect(again.code, again.stdout + again.stderr).toBe(0);
