@@ -11,6 +11,7 @@ import {
   type PlanOutcome,
   type PullRequestReport,
 } from '../render/pr-comment.js';
+import type { EnvironmentPlan } from '../render/pr-environments.js';
 
 export interface ReportFiles {
   existsSync(path: string): boolean;
@@ -79,7 +80,29 @@ export function collectReport(step: Pick<ReportStep, 'env' | 'context' | 'fs'>):
   } else if (env.PLAN_STATUS === 'skipped') {
     plan = { status: 'skipped', reason: env.PLAN_REASON || FORK_SKIP_REASON };
   }
+  const environments = env.WSYNC_ENVIRONMENTS_FILE ? environmentPlans(read(env.WSYNC_ENVIRONMENTS_FILE), formatOf(env.WSYNC_PLAN_FORMAT), read) : [];
+  if (environments.length > 0) report.environments = environments;
   return plan === undefined ? report : { ...report, plan };
+}
+
+/**
+ * The plan step's list of environments, one per line: NAME, status, exit code, plan file, error
+ * file or skip reason, separated by tabs.
+ */
+function environmentPlans(listing: string, format: 'markdown' | 'text' | 'json', read: (path: string) => string): EnvironmentPlan[] {
+  return listing
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const [name = '', status = '', exit = '', file = '', extra = ''] = line.split('\t');
+      const plan: PlanOutcome =
+        status === 'planned'
+          ? { status, changes: exit === '2', format, output: read(file) }
+          : status === 'skipped'
+            ? { status, reason: extra }
+            : { status: 'failed', output: read(extra) || read(file) };
+      return { name, plan };
+    });
 }
 
 /** One comment per folder: the marker names it (URI-encoded, so no `-->` can end the HTML comment). */

@@ -3,6 +3,8 @@
 // posts. A report that is too long for its place is cut between blocks, never inside a
 // `<details>` block or a code fence, and says so.
 
+import { environmentSections, environmentsTitle, type EnvironmentPlan } from './pr-environments.js';
+
 /** What the Action saw, in the order it ran. */
 export interface PullRequestReport {
   /** The commit the report is about (shown shortened). */
@@ -10,6 +12,8 @@ export interface PullRequestReport {
   validate: { ok: boolean; output: string };
   /** Absent when validate failed (the plan does not run then). */
   plan?: PlanOutcome;
+  /** A tree planned once per environment (the Action's `environments` input): a section each. */
+  environments?: EnvironmentPlan[];
 }
 
 export type PlanOutcome =
@@ -55,6 +59,9 @@ export function reportMarkdown(report: PullRequestReport, options: ReportOptions
   if (!report.validate.ok) {
     title = `### :x: wsync: the files do not validate (${commit})`;
     detail = codeBlock(report.validate.output.trim() || 'no output');
+  } else if (report.environments !== undefined && report.environments.length > 0 && plan?.status !== 'skipped') {
+    const top = `${[...head, `### ${environmentsTitle(report.environments)} (${commit})`].join('\n')}\n\n`;
+    return `${top}${environmentSections(report.environments, options.limit - top.length - 1, options.elsewhere)}`.replace(/\n*$/, '\n');
   } else if (plan === undefined) {
     title = `### :white_check_mark: wsync: the files validate (${commit})`;
     detail = report.validate.output.trim() === '' ? '' : codeBlock(report.validate.output.trim());

@@ -2,11 +2,13 @@
 // one step, nothing installed from a registry; and the Action's own shell steps run as written
 // (bash, with the environment the runner would give them) against the emulator.
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { collectReport } from '../../src/action/report.js';
+import { COMMENT_LIMIT, reportMarkdown } from '../../src/render/pr-comment.js';
 import { useTestEmulator } from '../support/emulator.js';
 import { DEMO_SEED_FILE, ROOT } from '../support/paths.js';
 import { copyExamples, useScratch } from '../support/tree.js';
@@ -149,5 +151,38 @@ describe("the Action's validate and plan steps, as written", () => {
     const tokenless = await step('plan', planEnv({ WSYNC_INPUT_TOKEN: '' }));
     expect(tokenless.outputs.status).toBe('skipped');
     expect(tokenless.outputs.reason).toContain('no token');
+  });
+
+  it('with environments: one plan per environment, each with its own URL and token, in one report with a section each; a failing one says so', async () => {
+    const envTree = scratch.tree({
+      'wsync.yaml': 'environments:\n  staging:\n    vars: { team: checkout-staging }\n  prod:\n    vars: { team: checkout }\n',
+      'notifiers.yaml': 'apiVersion: wsync/v1\nkind: Notifier\nmetadata:\n  name: team-email\nspec:\n  properties:\n    email:\n      emails: ["${var:team}@example.com"]\n',
+    });
+    const { outputs, stdout } = await step(
+      'plan',
+      planEnv({
+        WSYNC_DIR: envTree,
+        WSYNC_INPUT_TOKEN: '',
+        WSYNC_ENVIRONMENTS: 'staging, prod',
+        // prod's server is not there: its plan fails, staging's stands.
+        WSYNC_INPUT_ENV_URLS: `staging=${emulator.url}\n  prod=http://127.0.0.1:1`,
+        WSYNC_INPUT_ENV_TOKENS: `staging=${emulator.env.WSYNC_TOKEN!}\nprod=${emulator.env.WSYNC_TOKEN!}`,
+        WSYNC_PLAN_ARGS: '--timeout 2000',
+      }),
+    );
+    expect(outputs).toMatchObject({ status: 'failed', exitcode: '1', 'environments-file': join(temp, 'wsync', 'environments.tsv') });
+    expect(stdout).toContain('::group::wsync plan --env staging (exit 2)');
+    expect(stdout).not.toContain(emulator.env.WSYNC_TOKEN!);
+    const report = collectReport({
+      env: { RUNNER_TEMP: temp, VALIDATE_EXIT: '0', PLAN_STATUS: outputs.status, WSYNC_PLAN_FORMAT: 'markdown', WSYNC_ENVIRONMENTS_FILE: outputs['environments-file'] },
+      context: { eventName: 'pull_request', sha: 'abc', repo: { owner: 'o', repo: 'r' }, issue: { number: 1 }, payload: {} },
+      fs: { existsSync, readFileSync: (path: string) => readFileSync(path, 'utf8'), writeFileSync, appendFileSync },
+    });
+    const markdown = reportMarkdown(report, { limit: COMMENT_LIMIT });
+    expect(markdown).toMatch(/^### :x: wsync plan, 2 environments: failed in prod; changes in staging \(abc\)\n/);
+    expect(markdown).toContain('#### Environment staging: changes');
+    expect(markdown).toContain('team-email');
+    expect(markdown).toMatch(/#### Environment prod: :x: plan failed\n\n```\n[^`]*127\.0\.0\.1:1/);
+    expect(await emulator.writes()).toEqual([]);
   });
 });
