@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { commitTree, git } from '../support/tree.js';
-import { examplesWorkspace, idOf, type Workspace } from '../support/workspace.js';
+import { DEMO_SECRETS, examplesWorkspace, idOf, type Workspace } from '../support/workspace.js';
 
 let ws: Workspace;
 
@@ -82,5 +82,29 @@ describe('wsync pull and symbolic links in the tree', () => {
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect((await lstat(link)).isSymbolicLink()).toBe(true);
     expect(await readFile(shared, 'utf8')).toContain('threshold: 41');
+  });
+});
+
+describe('wsync pull and placeholders typed in the UI', () => {
+  it('a "${env:...}" the UI wrote into a field comes back escaped ($${), so the next plan never reads the variable', async () => {
+    git(ws.tree, 'add', '-A');
+    git(ws.tree, 'commit', '-q', '--allow-empty', '-m', 'before placeholders');
+    const smuggled = 'paged by ${env:WSYNC_PAGERDUTY_ROUTING_KEY}';
+    const state = await ws.emulator.state();
+    const id = idOf(state, 'monitors', 'checkout-error-rate');
+    const monitor = await ws.emulator.ok<Record<string, unknown>>('GET', `/v2/monitors/${id}`);
+    await ws.emulator.ok('PUT', `/v2/monitors/${id}`, { ...monitor, description: smuggled });
+    await ws.emulator.ok('POST', '/v2/monitors', { ...monitor, id: undefined, name: 'made-in-the-ui-monitor', description: smuggled });
+
+    const result = await pull(['--kind', 'Monitor']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const escaped = 'paged by $${env:WSYNC_PAGERDUTY_ROUTING_KEY}';
+    expect(await readFile(join(ws.tree, '.shared/checkout.yaml'), 'utf8')).toContain(`description: ${escaped}\n`);
+    expect(await readFile(join(ws.tree, 'monitors/made-in-the-ui-monitor.yaml'), 'utf8')).toContain(escaped);
+
+    const plan = await ws.plan(['--kind', 'Monitor', '--detailed-exitcode']);
+    expect(plan.stdout + plan.stderr).not.toContain(DEMO_SECRETS.WSYNC_PAGERDUTY_ROUTING_KEY);
+    expect(plan.stdout).toContain('No changes');
+    expect(plan.code).toBe(0);
   });
 });
