@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from 'chokidar';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import type { Trigger } from './scheduler.js';
 import { isInside, resolveSnapshot, type Snapshot } from './snapshot.js';
@@ -35,6 +35,8 @@ export class DirWatcher {
   private treeWatcher: FSWatcher | null = null;
   private current: Snapshot | null = null;
   private pendingPaths: string[] = [];
+  /** Each file's state when an event about it last counted (inode, size, times): see fileEvent. */
+  private readonly seen = new Map<string, string>();
   private overflow = false;
   private checkQueued = false;
   private checking: Promise<void> = Promise.resolve();
@@ -115,17 +117,20 @@ export class DirWatcher {
     });
     this.treeWatcher = watcher;
     watcher.on('all', (event: string, path: string) => {
-      if (isRelevant(event, path)) this.queueCheck(resolve(path));
+      if (isRelevant(event, path)) this.fileEvent(event, resolve(path));
     });
     // chokidar drops a write that leaves the modification time as it was when the access time is
     // later (`cp -p`, `tar`, a restore keep both): the system's own event still says it was written.
-    // The file cache then sees the change by its ctime, which no copy keeps. (A plain edit is seen
-    // twice, here and by chokidar: the reconcile's debounce makes one of them.)
+    // The file cache then sees the change by its ctime, which no copy keeps. Only such a write is
+    // taken from the system's event: an ordinary edit (access time not after the modification) is
+    // chokidar's to report, so that one edit is one trigger.
     watcher.on('raw', (event: string, name: string, details: unknown) => {
       const watched = (details as { watchedPath?: string } | undefined)?.watchedPath;
       if (event !== 'change' || watched === undefined) return;
       const path = basename(watched) === name ? watched : join(watched, name);
-      if (isRelevant(event, path) && !this.ignored(target, path)) this.queueCheck(resolve(path));
+      if (!isRelevant(event, path) || this.ignored(target, path)) return;
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (stat && stat.atimeMs > stat.mtimeMs) this.fileEvent(event, resolve(path));
     });
     watcher.on('error', (err) => this.opts.onError?.(err));
     await new Promise<void>((done) => watcher.once('ready', () => done()));
@@ -138,6 +143,25 @@ export class DirWatcher {
     if (snap) void this.watchTree(snap.target).catch((err) => this.opts.onError?.(err));
     void this.watchParent(snap).catch((err) => this.opts.onError?.(err));
     this.opts.onRetarget?.(snap);
+  }
+
+  /**
+   * An event about a file. A write that keeps its times may be seen twice, by the system's own event
+   * and by chokidar's (when it moved the modification time after all), and counts once: the second
+   * finds the file as the first did (same inode, size, modification and change times; no copy
+   * keeps the change time) and is dropped. A later edit changes the ctime.
+   */
+  private fileEvent(event: string, path: string): void {
+    if (event === 'add' || event === 'change') {
+      const stat = statSync(path, { throwIfNoEntry: false });
+      const state = stat ? `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}` : '';
+      if (state !== '' && this.seen.get(path) === state) return;
+      if (this.seen.size >= MAX_PENDING_PATHS) this.seen.clear();
+      this.seen.set(path, state);
+    } else {
+      this.seen.delete(path);
+    }
+    this.queueCheck(path);
   }
 
   private queueCheck(path: string | null): void {
