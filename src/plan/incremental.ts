@@ -9,7 +9,7 @@ import type { Change, Desired, DesiredResource, Diagnostic, Inventory, Inventory
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import { renamedFrom } from './annotations.js';
 import { declaredInputs, specOf } from './declared.js';
-import { entryOf, liveWithKey, resolveIdIn, type LiveEntry, type LiveIndex } from './live-index.js';
+import { indexLive, liveWithKey, type LiveEntry, type LiveIndex } from './live-index.js';
 import { orderChanges, type Ordered } from './ordering.js';
 import { ownershipOf } from './ownership.js';
 import { planDeclaredOnce } from './plan-memo.js';
@@ -70,8 +70,8 @@ export function planIncrementally(desired: Desired, live: LiveState, inventory: 
   if (secretsText(context.heldSecrets, context.pendingSecrets) !== last.secrets || !sameListing(last.live, live)) return undefined;
   const rewritten = rewrittenObjects(last.live, live, last.liveIndex);
   if (rewritten === undefined) return undefined;
-  const index = rewritten.length === 0 ? last.liveIndex : indexWith(last.liveIndex, rewritten, memo);
-  if (index === undefined) return undefined;
+  const index = rewritten.length === 0 ? last.liveIndex : indexLive(live, memo);
+  if (rewritten.some(({ before }) => index.byId.get(before.kind, before.object.id)?.key !== before.key)) return undefined;
   const edit = editedResources(desired, last);
   if (edit === undefined) return undefined;
 
@@ -122,23 +122,6 @@ function rewrittenObjects(before: LiveState, after: LiveState, index: LiveIndex)
     }
   }
   return out.length > MAX_TOUCHED ? undefined : out;
-}
-
-/** The last index with the rewritten objects read again; undefined when a key moved. */
-function indexWith(last: LiveIndex, rewritten: readonly Rewritten[], memo: NonNullable<PlanContext['memo']>): LiveIndex | undefined {
-  const byKey = new Map(last.byKey);
-  const byId = last.byId.copy();
-  const entries = [...last.entries];
-  for (const { before, after } of rewritten) {
-    const entry = entryOf(before.kind, after, last.resolveId, memo);
-    if (entry.key !== before.key) return undefined;
-    byId.set(entry.kind, after.id, entry);
-    entries[entries.indexOf(before)] = entry;
-    const perKind = new Map(byKey.get(entry.kind));
-    perKind.set(entry.key, (perKind.get(entry.key) ?? []).map((e) => (e === before ? entry : e)));
-    byKey.set(entry.kind, perKind);
-  }
-  return { byKey, byId, entries, resolveId: resolveIdIn(byId) };
 }
 
 interface Edit {

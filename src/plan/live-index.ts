@@ -119,6 +119,56 @@ export function resolveIdFromLive(live: LiveState): ResolveId {
 export function indexLive(live: LiveState, memo?: PlanMemo): LiveIndex {
   // Apply indexes the very live state the planner just indexed: the index is never changed once made.
   if (memo?.lastIndex?.live === live) return memo.lastIndex.index;
+  const last = memo?.lastIndex;
+  const index = (last && memo && indexAfterReadBack(last.live, live, last.index, memo)) ?? indexWhole(live, memo);
+  if (memo) memo.lastIndex = { live, index };
+  return index;
+}
+
+/** Kinds some reference names: their ids are read as names in other objects' specs. */
+const TARGET_KINDS: ReadonlySet<KindName> = new Set(KIND_NAMES.flatMap((kind) => KINDS[kind].references.map((r) => r.target)));
+/** More objects read again than this (a read-back reads at most 25 of a kind), and indexing everything costs about the same. */
+const MAX_READ_AGAIN = 200;
+
+/**
+ * The last index with the objects the daemon read back after its writes read again, when that is
+ * all that changed: each in its place with its id and key, of a kind no other object names by id
+ * (their readings would move). Undefined otherwise: the whole is indexed.
+ */
+function indexAfterReadBack(before: LiveState, after: LiveState, last: LiveIndex, memo: PlanMemo): LiveIndex | undefined {
+  const readAgain: [LiveEntry, LiveObject][] = [];
+  for (const kind of KIND_NAMES) {
+    const a = before.objects[kind];
+    const b = after.objects[kind];
+    if (a === b) continue;
+    if (a === undefined || b === undefined || a.length !== b.length || TARGET_KINDS.has(kind)) return undefined;
+    for (let i = 0; i < a.length; i++) {
+      const x = a[i] as LiveObject;
+      const y = b[i] as LiveObject;
+      if (x === y) continue;
+      const entry = last.byId.get(kind, x.id);
+      if (x.id !== y.id || entry === undefined || readAgain.length >= MAX_READ_AGAIN) return undefined;
+      readAgain.push([entry, y]);
+    }
+  }
+  // The index reads nothing of a live state but its objects.
+  if (readAgain.length === 0) return last;
+  const byKey = new Map(last.byKey);
+  const byId = last.byId.copy();
+  const entries = [...last.entries];
+  for (const [was, object] of readAgain) {
+    const entry = entryOf(was.kind, object, last.resolveId, memo);
+    if (entry.key !== was.key) return undefined;
+    byId.set(entry.kind, object.id, entry);
+    entries[entries.indexOf(was)] = entry;
+    const perKind = new Map(byKey.get(entry.kind));
+    perKind.set(entry.key, (perKind.get(entry.key) ?? []).map((e) => (e === was ? entry : e)));
+    byKey.set(entry.kind, perKind);
+  }
+  return { byKey, byId, entries, resolveId: resolveIdIn(byId) };
+}
+
+function indexWhole(live: LiveState, memo?: PlanMemo): LiveIndex {
   const { entries, byId } = readEntries(live, memo);
   const resolveId = resolveIdIn(byId);
   const byKey = new Map<KindName, Map<string, LiveEntry[]>>();
@@ -129,9 +179,7 @@ export function indexLive(live: LiveState, memo?: PlanMemo): LiveIndex {
     if (same) same.push(entry);
     else perKind.set(entry.key, [entry]);
   }
-  const index = { byKey, byId, entries, resolveId };
-  if (memo) memo.lastIndex = { live, index };
-  return index;
+  return { byKey, byId, entries, resolveId };
 }
 
 const NO_ENTRIES: readonly LiveEntry[] = Object.freeze([]);
