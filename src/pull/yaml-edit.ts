@@ -2,7 +2,7 @@
 // byte (comments, key order, quoting, anchors, blank lines). A value is edited where the document
 // writes it; one that comes from an anchor (a merge key, an alias) is overridden on this object
 // instead of changing the anchor, and the edit says so.
-import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, visit, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { JsonValue } from '../core/types.js';
 import { blockText, flowText, isCollection, itemText, keyText, pairText, scalarText, type ScalarStyle } from './render.js';
 
@@ -111,6 +111,7 @@ export class YamlDocumentEditor {
    * read, so that an override or a written-out alias gets the whole value of its place).
    */
   set(path: readonly Segment[], target: JsonValue): void {
+    this.detachSharedAnchors(path);
     let node: unknown = this.doc.contents;
     let inFlow = false;
     for (let i = 0; i < path.length; i++) {
@@ -161,6 +162,7 @@ export class YamlDocumentEditor {
 
   /** Removes the value at `path`, which the document writes (not one it inherits through a merge key). */
   remove(path: readonly Segment[], target: JsonValue): void {
+    this.detachSharedAnchors(path);
     const parentPath = path.slice(0, -1);
     const last = path[path.length - 1] as Segment;
     let node: unknown = this.doc.contents;
@@ -196,6 +198,43 @@ export class YamlDocumentEditor {
       return;
     }
     throw new EditRefused(`${dotted(parentPath)} is not a mapping or a list in the file`);
+  }
+
+  private readonly detached = new Set<string>();
+
+  /**
+   * An anchor on the way to the value to edit that other places alias: editing it would change
+   * them too. Each of them gets the anchor's value written out where the alias was, and the anchor
+   * is dropped; then the value is this object's own and is edited as such.
+   */
+  private detachSharedAnchors(path: readonly Segment[]): void {
+    let node: unknown = this.doc.contents;
+    for (let i = 0; i <= path.length && node !== undefined && node !== null; i++) {
+      const anchor = (node as { anchor?: string }).anchor;
+      if (typeof anchor === 'string' && !this.detached.has(anchor)) this.detach(node as Node, anchor);
+      if (i === path.length) break;
+      const segment = path[i] as Segment;
+      node = isMap(node) ? node.items.find((p) => keyOf(p) === String(segment))?.value : isSeq(node) ? node.items[Number(segment)] : undefined;
+    }
+  }
+
+  private detach(node: Node, anchor: string): void {
+    const aliases: Node[] = [];
+    visit(this.doc, {
+      Alias: (_, alias) => {
+        if (alias.source === anchor) aliases.push(alias);
+      },
+    });
+    if (aliases.length === 0) return;
+    this.detached.add(anchor);
+    const value = (node as unknown as { toJS(doc: Document): JsonValue }).toJS(this.doc);
+    for (const alias of aliases) {
+      const [start, end] = rangeOf(alias);
+      this.splice(start, end, flowText(value));
+    }
+    const mark = this.text.lastIndexOf(`&${anchor}`, rangeOf(node)[0]);
+    if (mark !== -1) this.splice(mark, mark + anchor.length + 1 + (this.text[mark + anchor.length + 1] === ' ' ? 1 : 0), '');
+    this.notes.push(`&${anchor} was read by ${aliases.length} other place(s): their value is written out where they read it, so that this change stays this object's own; the anchor is dropped`);
   }
 
   private inheritedFrom(map: YAMLMap, key: string): boolean {

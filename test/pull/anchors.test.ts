@@ -65,14 +65,23 @@ describe('pull and anchors', () => {
     expect(plan.reports.map((r) => r.what)).toEqual(['override']);
   });
 
-  it('refuses to edit an anchor others read when the change is not theirs too, and says so', () => {
+  it('changes an anchor others read only for the object that changed: the others get its value written out, and it is said', () => {
     const text = BOARD;
     const ws = treeWorkspace({ 'dashboards/checkout.yaml': text });
     (charts(ws).find((c) => c.id === 'errors') as Chart).query = { apl: "['checkout'] | count by region" };
     const plan = pullOf(ws);
-    expect(plan.changes).toEqual([]);
-    expect(plan.reports.map((r) => r.what)).toEqual(['refused']);
-    expect(plan.reports[0]?.message).toContain('anchor');
+    expect(lineChanges(text, afterPull(ws, plan).get('dashboards/checkout.yaml') ?? '')).toEqual([
+      `-      - &errors {id: errors, name: Errors, type: TimeSeries, query: &errorQuery {apl: "['checkout'] | count"}}`,
+      '-      - <<: *errors',
+      '-        query: *errorQuery',
+      `+      - {id: errors, name: Errors, type: TimeSeries, query: {apl: "['checkout'] | count by region"}}`,
+      `+      - <<: {id: errors, name: Errors, type: TimeSeries, query: {apl: "['checkout'] | count"}}`,
+      `+        query: {apl: "['checkout'] | count"}`,
+    ]);
+    expect(plan.reports.map((r) => `${r.what}: ${r.message.slice(0, r.message.indexOf(':'))}`)).toEqual([
+      'override: &errors was read by 1 other place(s)',
+      'override: &errorQuery was read by 1 other place(s)',
+    ]);
   });
 
   it('adds a chart made in the UI to the block list and its place to the flow layout', () => {
