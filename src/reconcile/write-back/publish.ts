@@ -110,6 +110,8 @@ export class WriteBackPublisher {
       ...(context.environment === undefined ? {} : { environment: context.environment }),
       selection: { kinds: [], targets: objects.map((o) => ({ kind: o.kind, name: o.key, text: `${o.kind}/${o.key}` })) },
       live: context.live,
+      // The branch's own commits are earlier write-backs, not edits waiting to be applied: what it holds is the base.
+      base: 'HEAD',
       prune: false,
       dryRun: false,
       force: false,
