@@ -11,10 +11,11 @@ export interface SelectionFlags {
   kind?: string[];
 }
 
-export function addSelectionOptions(cmd: Command): Command {
+/** `verb` says what the command does to the subset: plan (and apply), pull. */
+export function addSelectionOptions(cmd: Command, verb = 'plan'): Command {
   return cmd
-    .option('--target <KIND/NAME>', 'plan only this resource (NAME may hold * and ?); repeatable; references are still checked, nothing is pruned', collect)
-    .option('--kind <KIND>', 'plan only the resources of this kind; repeatable (--kinds A,B too)', collect);
+    .option('--target <KIND/NAME>', `${verb} only this resource (NAME may hold * and ?); repeatable; references are still checked, nothing is pruned`, collect)
+    .option('--kind <KIND>', `${verb} only the resources of this kind; repeatable (--kinds A,B too)`, collect);
 }
 
 /**

@@ -26,7 +26,7 @@ export function register(program: Command, context: CommandContext): void {
     .option('--state-dir <dir>', 'inventory of owned objects (default: DIR/.wsync)')
     .option('--secrets-dir <dir>', 'root for ${file:PATH} secrets (env WSYNC_SECRETS_DIR)');
   addEnvironmentOption(cmd, 'the environment of wsync.yaml the workspace is: its changes go to its variables and its overlays in environments/NAME/ (env WSYNC_ENV); needed when wsync.yaml declares environments');
-  addSelectionOptions(cmd);
+  addSelectionOptions(cmd, 'pull');
   addConnectionOptions(cmd);
   addTrustConfigOption(cmd);
   addLimitOptions(cmd);
