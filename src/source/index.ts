@@ -12,6 +12,7 @@ import type { Measure } from '../core/phase-times.js';
 import type { FileCache } from './read/file-cache.js';
 import { DEFAULT_TREE_LIMITS, type TreeLimits } from './limits.js';
 import { secretValueLimit } from './secret-limit.js';
+import { tokenFileClashes } from './token-file-clash.js';
 import { documentCount } from './parse/prescan.js';
 import { processFile, processText, type DocumentHook, type FileResult } from './process-file.js';
 
@@ -101,7 +102,7 @@ function assemble(results: readonly FileResult[], secretValues: Iterable<string>
       if (doc.resource) resources.push(doc.resource);
     }
   }
-  diagnostics.push(...secretValueLimit(resources));
+  diagnostics.push(...secretValueLimit(resources), ...tokenFileClashes(resources));
   const desired: Desired = {
     resources,
     diagnostics: sortDiagnostics(diagnostics),
