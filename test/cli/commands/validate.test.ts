@@ -44,7 +44,7 @@ describe('wsync validate', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     // The Kubernetes and GitHub files of deploy/ are listed as skipped, with why.
-    expect(result.stdout).toContain('deploy/kubernetes/wsync.yaml:30:1: skipped: apiVersion apps/v1, kind Deployment: not a wsync resource\n');
+    expect(result.stdout).toContain('deploy/kubernetes/wsync.yaml:35:1: skipped: apiVersion apps/v1, kind Deployment: not a wsync resource\n');
     expect(result.stdout).toMatch(/^(\S+: skipped: [^\n]+\n)+\d+ resources in \d+ files: valid\n$/);
   });
 
