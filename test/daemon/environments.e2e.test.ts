@@ -121,7 +121,12 @@ describe('wsync run --env staging --env prod', () => {
       const page = await (await fetch(url)).text();
       expect(page).toContain('<h1>Environment staging</h1>');
       expect(page).toContain('<h1>Environment prod</h1>');
+      // Neither workspace's token shows anywhere the daemon writes or serves.
+      const token = staging.token;
+      expect(JSON.stringify(daemon.lines)).not.toContain(token);
+      expect(JSON.stringify(status) + page + (await (await fetch(`${url}/metrics`)).text())).not.toContain(token);
       expect(await daemon.signal('SIGTERM')).toBe(0);
+      expect(daemon.stderr).not.toContain(token);
     } finally {
       await daemon.kill();
     }

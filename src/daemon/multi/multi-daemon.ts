@@ -2,6 +2,7 @@
 // Each environment is a Daemon of its own (connection, state directory and writer lease, schedule,
 // retries and backoff, suspend/resume, metrics, status): one that fails (its server down, its
 // token refused) retries on its own and never holds the others back.
+import { safeMessage } from '../../core/safe-text.js';
 import { Daemon, type DaemonConfig } from '../daemon.js';
 import { startHttpServer, type HttpServer, type ListenAddress } from '../http.js';
 import type { Logger } from '../logger.js';
@@ -37,7 +38,7 @@ export class MultiDaemon {
     started.forEach((result, i) => {
       const name = config.workspaces[i]?.name ?? '';
       if (result.status === 'fulfilled') daemons.push({ name, daemon: result.value });
-      else config.logger.error({ env: name, err: result.reason instanceof Error ? result.reason.message : String(result.reason) }, 'environment could not start');
+      else config.logger.error({ env: name, err: safeMessage(result.reason instanceof Error ? result.reason.message : String(result.reason)) }, 'environment could not start');
     });
     if (daemons.length === 0) throw new Error('no environment could start');
     const multi = new MultiDaemon(daemons, config.logger);
