@@ -100,9 +100,9 @@ export function resolveSettings(
   // Only narrows what the daemon does (it writes less): no trust needed, as with `insecure: false`.
   if (layered.config.freeze !== undefined) settings.freeze = { windows: layered.config.freeze, line: layered.positions.freeze?.line ?? 1 };
   const stateDir = flags.stateDir ?? merged.WSYNC_STATE_DIR;
-  // wsync.yaml's stateDir holds every environment's, one folder each; a flag or WSYNC_STATE_DIR is taken as given.
-  const fromFile = flags.stateDir === undefined && !env.WSYNC_STATE_DIR;
-  if (stateDir) settings.stateDir = fromFile ? environmentStateDir(stateDir, environment) : stateDir;
+  // Whatever names it (flag, variable, wsync.yaml), a state directory holds every environment's,
+  // one folder each: two environments in one inventory would hand one's token secrets to the other.
+  if (stateDir) settings.stateDir = environmentStateDir(stateDir, environment);
   const secretsDir = flags.secretsDir ?? merged.WSYNC_SECRETS_DIR;
   if (secretsDir) settings.secretsDir = secretsDir;
   return settings;

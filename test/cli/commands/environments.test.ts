@@ -1,6 +1,6 @@
 // One tree, two workspaces: staging and prod as two emulators, environments in wsync.yaml,
 // typed ${var:} values, an overlay and a resource of prod alone.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../support/cli.js';
@@ -100,6 +100,26 @@ describe('one tree, two workspaces', () => {
       expect(markdown.stdout).toContain(`### wsync plan: environment \`${environment}\``);
       const json = await runCli(['plan', dir, '--env', environment, '--format', 'json'], { env: emulator.env });
       expect(JSON.parse(json.stdout)).toMatchObject({ environment });
+    }
+  });
+
+  it('a state directory named by flag or variable holds one folder per environment: no environment reads another\'s token secrets', async () => {
+    const dir = scratch.tree({
+      'wsync.yaml': CONFIG,
+      'tokens.yaml': 'apiVersion: wsync/v1\nkind: ApiToken\nmetadata:\n  name: ci\nspec:\n  description: "ci of ${var:team}"\n',
+    });
+    const shared = join(dir, 'shared-state');
+    const toStaging = await runCli(['apply', dir, '--env', 'staging', '--state-dir', shared], { env: staging.env });
+    expect(toStaging.code, toStaging.stdout + toStaging.stderr).toBe(0);
+    const toProd = await runCli(['apply', dir, '--env', 'prod'], { env: { ...prod.env, WSYNC_STATE_DIR: shared } });
+    expect(toProd.code, toProd.stdout + toProd.stderr).toBe(0);
+    const stagingSecret = readFileSync(join(shared, 'staging', 'tokens', 'ci'), 'utf8');
+    const prodSecret = readFileSync(join(shared, 'prod', 'tokens', 'ci'), 'utf8');
+    expect(stagingSecret).not.toBe(prodSecret);
+    expect(existsSync(join(shared, 'inventory.json'))).toBe(false);
+    for (const [environment, emulator] of [['staging', staging], ['prod', prod]] as const) {
+      const again = await runCli(['plan', dir, '--env', environment, '--state-dir', shared, '--detailed-exitcode'], { env: emulator.env });
+      expect(again.code, again.stdout + again.stderr).toBe(0);
     }
   });
 

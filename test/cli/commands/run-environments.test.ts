@@ -1,6 +1,7 @@
 // Which environments `wsync run` syncs, and each one's own connection (#25 item 7).
 import { describe, expect, it } from 'vitest';
 import { checkSuffixes, environmentView, selectionOf, variableSuffix } from '../../../src/cli/commands/run/workspaces.js';
+import { resolveSettings } from '../../../src/cli/settings.js';
 
 describe('wsync run with several environments', () => {
   it('takes --env (repeatable) over WSYNC_ENV (names split by ","), and --all-environments or WSYNC_ALL_ENVIRONMENTS=1', () => {
@@ -23,11 +24,13 @@ describe('wsync run with several environments', () => {
     };
     const prod = environmentView('prod-eu', { url: 'https://flag.example', token: 'flag-token' }, env);
     expect(prod.flags).toEqual({ env: 'prod-eu' });
-    expect(prod.env).toMatchObject({ WSYNC_ENV: 'prod-eu', WSYNC_URL: 'https://eu.example', WSYNC_TOKEN_FILE: '/run/prod-eu/token', WSYNC_STATE_DIR: '/var/lib/wsync/prod-eu' });
+    expect(prod.env).toMatchObject({ WSYNC_ENV: 'prod-eu', WSYNC_URL: 'https://eu.example', WSYNC_TOKEN_FILE: '/run/prod-eu/token', WSYNC_STATE_DIR: '/var/lib/wsync' });
     // The shared token would win over a file in the token's order: it is dropped for this environment.
     expect(prod.env.WSYNC_TOKEN).toBeUndefined();
     const staging = environmentView('staging', { url: 'https://flag.example', stateDir: 'state' }, env);
-    expect(staging.flags).toEqual({ env: 'staging', url: 'https://flag.example', stateDir: 'state/staging' });
+    expect(staging.flags).toEqual({ env: 'staging', url: 'https://flag.example', stateDir: 'state' });
+    // The environment's folder of a shared state directory is added where every command resolves its settings.
+    expect(resolveSettings(undefined, staging.flags, staging.env).stateDir).toBe('state/staging');
     expect(staging.env).toMatchObject({ WSYNC_ORG_ID: 'org-staging', WSYNC_TOKEN: 'shared-token', WSYNC_URL: 'https://shared.example' });
   });
 

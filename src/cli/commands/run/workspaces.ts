@@ -2,7 +2,6 @@
 // one's own connection. The URL, org id and token of an environment come from its own variables
 // (WSYNC_URL_PROD, WSYNC_TOKEN_FILE_PROD, ...), then the flags and the shared variables; never
 // from the tree's wsync.yaml (unless trusted, as for one environment: config-trust.ts).
-import { join } from 'node:path';
 import { ConfigError } from '../../../api/errors.js';
 import { declaredEnvironments } from '../../../source/environments/declared.js';
 import { layeredEnvironment } from '../../settings.js';
@@ -84,8 +83,6 @@ export function environmentView(name: string, flags: RunFlags, env: Env): { flag
     delete viewFlags.token;
     delete viewFlags.tokenFile;
   }
-  // A state directory given by flag or variable is shared: each environment takes a folder of it.
-  if (flags.stateDir !== undefined) viewFlags.stateDir = join(flags.stateDir, name);
-  else if (env.WSYNC_STATE_DIR) viewEnv.WSYNC_STATE_DIR = join(env.WSYNC_STATE_DIR, name);
+  // A shared state directory (flag or variable) gets the environment's folder where every command's settings are resolved.
   return { flags: viewFlags, env: viewEnv };
 }
