@@ -45,3 +45,17 @@ describe('wsync run with a held delete', () => {
     expect((await runCli(['ctl', 'status', '--daemon', url])).stdout).toMatch(/^held\s+none$/m);
   });
 });
+
+describe('wsync run --freeze', () => {
+  it('reaches the daemon from the flag: inside the window the first reconcile plans and writes nothing', async () => {
+    const dir = join(env.tmp, 'frozen');
+    await mkdir(dir);
+    await writeFile(join(dir, 'a.yaml'), notifierYaml('frozen-by-flag'));
+    // Every minute opens a window of an hour: always frozen.
+    const d = env.start([dir, '--resync', 'off', '--freeze', '* * * * * 1h']);
+    const url = await d.url();
+    expect(await d.waitReconcile(0, { trigger: 'start' })).toMatchObject({ result: 'planned', frozen: true, created: 0 });
+    expect(((await env.emulator.state()).notifiers ?? []).map((n) => n.name)).not.toContain('frozen-by-flag');
+    expect(sampleValue(await scrapeMetrics(url), 'wsync_freeze_active')).toBe(1);
+  });
+});
