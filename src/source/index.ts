@@ -1,7 +1,7 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CONFIG_FILE, readWorkspaceConfig } from './config.js';
-import { Overlays } from './environments/overlays.js';
+import { readOverlays } from './environments/read-overlays.js';
 import { renderingOf, type EnvironmentRendering } from './environments/render.js';
 import { sortDiagnostics } from '../core/diagnostics.js';
 import type { Desired, DesiredResource, Diagnostic, KindName, SkippedDocument, SourceLocation } from '../core/types.js';
@@ -14,6 +14,7 @@ import { DEFAULT_TREE_LIMITS, type TreeLimits } from './limits.js';
 import { secretValueLimit } from './secret-limit.js';
 import { tokenFileClashes } from './token-file-clash.js';
 import { documentCount } from './parse/prescan.js';
+import { tooManyBytes, tooManyDocuments, treeBudget, type TreeBudget } from './read/tree-budget.js';
 import { processFile, processText, type DocumentHook, type FileResult } from './process-file.js';
 
 export { checkReferences } from './references/references.js';
@@ -148,35 +149,32 @@ function listingProblem(problem: ListingProblem): FileResult {
 async function readFiles(
   files: readonly { file: ListedFile; sources: SecretSources }[],
   documents: DocumentFileSource,
-  given: Partial<TreeLimits> = {},
+  budget: TreeBudget,
   options: Pick<ReadOptions, 'cache' | 'measure'> & { hook?: DocumentHook } = {},
 ): Promise<FileResult[]> {
   const { cache, measure = untimed, hook } = options;
-  const limits = { ...DEFAULT_TREE_LIMITS, ...given };
   const results: FileResult[] = [];
-  let bytesLeft = limits.maxBytes;
-  let resources = 0;
   let lastYield = performance.now();
   // Synchronous reads and one thread: the thread pool's round trips and a second parsing thread
   // were both measured slower on a busy two-core machine. A long read still lets the event loop
   // breathe now and then, for a daemon answering health checks meanwhile.
   for (const { file, sources } of files) {
     const stamp = cache ? measure('read', () => stampOf(file)) : undefined;
-    const unread = stamp && stamp.bytes <= bytesLeft ? cache?.resultByStamp(file.path, stamp) : undefined;
+    const unread = stamp && stamp.bytes <= budget.bytesLeft ? cache?.resultByStamp(file.path, stamp) : undefined;
     let processed: FileResult;
     if (unread && stamp) {
-      bytesLeft -= stamp.bytes;
+      budget.bytesLeft -= stamp.bytes;
       processed = unread;
     } else {
-      const content = measure('read', () => readText(file, bytesLeft));
+      const content = measure('read', () => readText(file, budget.bytesLeft));
       if ('overLimit' in content) {
-        results.push(tooManyBytes(file.path, limits));
+        results.push(tooManyBytes(file.path, budget));
         break;
       }
-      if ('bytes' in content) bytesLeft -= content.bytes;
+      if ('bytes' in content) budget.bytesLeft -= content.bytes;
       // Counted before the file is parsed: parsing holds all its documents at once.
-      if ('text' in content && resources + documentCount(content.text) > limits.maxResources) {
-        results.push(tooManyDocuments(file.path, limits));
+      if ('text' in content && budget.resources + documentCount(content.text) > budget.limits.maxResources) {
+        results.push(tooManyDocuments(file.path, budget));
         break;
       }
       processed =
@@ -187,13 +185,13 @@ async function readFiles(
     // The cache holds what the YAML text yields; the document files it names (a dashboard's JSON)
     // are read at every pass, into a copy, so an edit of the JSON alone is seen.
     const result = cache && namesDocumentFiles(processed) ? { diagnostics: [...processed.diagnostics], documents: processed.documents.map((d) => ({ ...d })) } : processed;
-    bytesLeft -= loadDocumentFiles(result, file.path, documents, bytesLeft);
+    budget.bytesLeft -= loadDocumentFiles(result, file.path, documents, budget.bytesLeft);
     results.push(result);
     // What aliases expand to reaches plans and request bodies as if it were written out.
-    bytesLeft -= result.aliasBytes ?? 0;
+    budget.bytesLeft -= result.aliasBytes ?? 0;
     // Every document counts, skipped or not: each costs memory whatever its kind.
-    resources += result.documents.length;
-    const past = bytesLeft < 0 ? tooManyBytes(file.path, limits, true) : resources > limits.maxResources ? tooManyDocuments(file.path, limits) : undefined;
+    budget.resources += result.documents.length;
+    const past = budget.bytesLeft < 0 ? tooManyBytes(file.path, budget, true) : budget.resources > budget.limits.maxResources ? tooManyDocuments(file.path, budget) : undefined;
     if (past) {
       // The file is counted already, by its own result.
       results.push({ ...past, notAFile: true });
@@ -229,34 +227,29 @@ export async function readDesired(dir: string, options: ReadOptions = {}): Promi
   if (rendering.problems.some((d) => d.severity === 'error')) return labelled({ ...dirProblem(dir, ''), diagnostics: rendering.problems }, environment);
   const sources = sourcesFor(options, rendering);
   const documents = { ...treeDocumentFiles(dir), variables: rendering.variables };
-  const overlayResults: FileResult[] = [];
-  const overlays = environment === undefined ? undefined : readOverlays(environment, rendering.overlays, sources, overlayResults);
+  const warnings: FileResult = { diagnostics: rendering.problems, documents: [], notAFile: true };
+  const read = (results: readonly FileResult[]): Desired =>
+    labelled(assemble([...listing.problems.map(listingProblem), warnings, ...results], sources.secretValues), environment);
+  // One budget for every file this rendering reads: the overlays count toward the limits as the base does.
+  const budget = treeBudget({ ...DEFAULT_TREE_LIMITS, ...options.limits });
+  const overlaid = environment === undefined ? undefined : readOverlays(environment, rendering.overlays, sources, budget);
+  if (overlaid?.stopped) return read(overlaid.problems);
+  const overlays = overlaid?.overlays;
   options.cache?.beginPass(overlays?.fingerprint);
   const base = await readFiles(
     rendering.base.map((file) => ({ file, sources })),
     documents,
-    options.limits,
+    budget,
     overlays && overlays.size > 0 ? { ...options, hook: overlays.apply } : options,
   );
   options.cache?.endPass();
-  for (const result of overlays?.results(base) ?? []) {
-    loadDocumentFiles(result, result.documents[0]?.start.file ?? '', documents, Number.POSITIVE_INFINITY);
-    overlayResults.push(result);
-  }
-  const warnings: FileResult = { diagnostics: rendering.problems, documents: [], notAFile: true };
-  const results = [...listing.problems.map(listingProblem), warnings, ...base, ...overlayResults];
-  return labelled(assemble(results, sources.secretValues), environment);
+  return read([...base, ...(overlaid?.problems ?? []), ...overlayOnly(overlays?.results(base) ?? [], documents, budget)]);
 }
 
-/** The overlay files of `environment`, read and parsed; those that cannot be read add their problem to `problems`. */
-function readOverlays(environment: string, files: readonly ListedFile[], sources: SecretSources, problems: FileResult[]): Overlays {
-  const texts: { path: string; text: string }[] = [];
-  for (const file of files) {
-    const content = readText(file);
-    if ('text' in content) texts.push({ path: file.path, text: content.text });
-    else problems.push(processFile(file, content, sources));
-  }
-  return new Overlays(environment, texts, sources);
+/** The overlay files' own results, with the document files they name read within the budget (a file past it is refused there). */
+function overlayOnly(results: FileResult[], documents: DocumentFileSource, budget: TreeBudget): FileResult[] {
+  for (const result of results) budget.bytesLeft -= loadDocumentFiles(result, result.documents[0]?.start.file ?? '', documents, Math.max(0, budget.bytesLeft));
+  return results;
 }
 
 /** Names the environment in the Desired and in each of its diagnostics. */
@@ -374,34 +367,12 @@ export async function readDesiredPaths(paths: readonly SourcePath[], options: Re
     }
   }
   const ordered = [...files.values()].sort((a, b) => (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
-  const results = [...problems, ...(await readFiles(ordered, treeDocumentFiles(options.root), options.limits))];
+  const results = [...problems, ...(await readFiles(ordered, treeDocumentFiles(options.root), treeBudget({ ...DEFAULT_TREE_LIMITS, ...options.limits })))];
   const secretValues = [...sourcesByDir.values()].flatMap((sources) => [...sources.secretValues]);
   const desired = assemble(results, secretValues);
   if (missing.length === 0) return desired;
   desired.diagnostics = sortDiagnostics([...missing.flatMap((p) => p.diagnostics), ...desired.diagnostics]);
   return desired;
-}
-
-function sizeText(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${bytes} bytes`;
-}
-
-/** The error that stops reading a tree past one of its limits, at the file where it stopped. */
-function overLimit(file: string, what: string, variable: string, flag: string, note = ''): FileResult {
-  const message =
-    `${what}: reading stopped here, before the rest could exhaust memory${note}. If the files are meant to be this large, ` +
-    `raise the limit with ${flag} or ${variable} (and the memory wsync may use)`;
-  return { diagnostics: [{ severity: 'error', code: 'limit', file, line: 1, column: 1, message }], documents: [] };
-}
-
-function tooManyBytes(file: string, limits: TreeLimits, aliases = false): FileResult {
-  const note = aliases ? ' (what aliases expand to counts as written out)' : '';
-  return overLimit(file, `the files hold more than ${sizeText(limits.maxBytes)} in total`, 'WSYNC_MAX_INPUT_BYTES', '--max-input-bytes', note);
-}
-
-function tooManyDocuments(file: string, limits: TreeLimits): FileResult {
-  const note = ' (every YAML document counts, a resource or not)';
-  return overLimit(file, `the files declare more than ${limits.maxResources} resources`, 'WSYNC_MAX_RESOURCES', '--max-resources', note);
 }
 
 /** readDesired over texts instead of a directory (same rules, same result); for tests and tools. */

@@ -79,7 +79,8 @@ export function mergeOverlay(base: ParsedDocument, overlay: ParsedDocument): Par
     // A base problem under a field the overlay replaced (a variable prod does not define, where
     // prod's overlay writes the value) is no problem of the merged resource.
     diagnostics: [...base.diagnostics.filter((d) => !diagnosticUnder(d, base, merged.replaced)), ...overlay.diagnostics],
-    aliasBytes: base.aliasBytes + overlay.aliasBytes,
+    // The overlay's were counted where it was read (read-overlays.ts).
+    aliasBytes: base.aliasBytes,
     ...(base.variables || overlay.variables ? { variables: new Map([...(base.variables ?? []), ...(overlay.variables ?? [])]) } : {}),
   };
 }

@@ -42,6 +42,8 @@ export class Overlays {
   private readonly files: OverlayFile[] = [];
   /** Names what the overlays are, for a cache of base results merged with them. */
   readonly fingerprint: string;
+  /** Per file, the bytes its aliases expand to: counted once, here, not again where merged. */
+  readonly aliasBytes: { path: string; bytes: number }[] = [];
 
   constructor(
     readonly environment: string,
@@ -60,6 +62,7 @@ export class Overlays {
         return found.id;
       });
       this.files.push({ path, text, parsed, ids });
+      this.aliasBytes.push({ path, bytes: parsed.documents.reduce((sum, doc) => sum + doc.aliasBytes, 0) });
     }
     this.fingerprint = hash.digest('base64');
   }

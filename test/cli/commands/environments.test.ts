@@ -156,6 +156,24 @@ describe('one tree, two workspaces', () => {
     expect(onlyProd.code, onlyProd.stdout).toBe(0);
   });
 
+  it("an environment's overlay files count toward --max-resources: validate names the environment and its overlays, apply writes nothing", async () => {
+    const dir = tree();
+    // staging reads 4 documents (wsync.yaml and three resources); prod 6, with its overlay and its own notifier.
+    const validate = await runCli(['validate', dir, '--max-resources', '5']);
+    expect(validate.code, validate.stdout).toBe(1);
+    // The overlays are read first (the base is merged with them as it is read): the base file where reading stopped is named, and why.
+    expect(validate.stdout).toMatch(
+      /wsync\.yaml:1:1: environment prod: the files declare more than 5 resources: .*\(environment prod's overlay files, read first, count toward it\)\. .*--max-resources/,
+    );
+    expect(validate.stdout).not.toContain('environment staging:');
+    expect((await runCli(['validate', dir, '--env', 'staging', '--max-resources', '5'])).code).toBe(0);
+    await prod.clearRequests();
+    const apply = await runCli(['apply', dir, '--env', 'prod', '--max-resources', '5'], { env: prod.env });
+    expect(apply.code).toBe(1);
+    expect(apply.stdout + apply.stderr).toContain("wsync.yaml:1:1: environment prod: the files declare more than 5 resources");
+    expect(await prod.writes()).toEqual([]);
+  });
+
   it('the example tree validates in both its environments', async () => {
     const result = await runCli(['validate', join(EXAMPLES_DIR, '.two-environments')], { env: { WSYNC_PAGERDUTY_ROUTING_KEY: 'example-routing-key' } });
     expect(result.code, result.stdout).toBe(0);
