@@ -1,30 +1,43 @@
 // Inputs within the tree's limits (8 MiB, 15,000 documents) that once exhausted memory, each run
-// as a process with the heap the shipped Kubernetes example gives the container: each must end
-// with an error naming the file and line, not with an aborted process.
+// as a process with the heap the shipped Kubernetes example gives node: each must end with an
+// error naming the file and line, or with its plan, not with an aborted process.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { runCli, type CliResult } from '../support/cli.js';
 import { useTestEmulator } from '../support/emulator.js';
-import { EXAMPLES_DIR } from '../support/paths.js';
+import { EXAMPLES_DIR, ROOT } from '../support/paths.js';
 import { useScratch, type Files } from '../support/tree.js';
 
-/** The wsync container's memory limit in the Kubernetes example, in MiB. */
-function podMemoryMiB(): number {
+type Container = { name: string; env?: { name: string; value?: string }[]; resources?: { limits?: { memory?: string } } };
+
+/** The wsync container of the Kubernetes example. */
+function wsyncContainer(): Container {
   const text = readFileSync(join(EXAMPLES_DIR, 'deploy', 'kubernetes', 'wsync.yaml'), 'utf8');
   for (const doc of parseAllDocuments(text)) {
     const value = doc.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: unknown[] } } } } | null;
     if (value?.kind !== 'Deployment') continue;
-    const containers = (value.spec?.template?.spec?.containers ?? []) as { name: string; resources?: { limits?: { memory?: string } } }[];
-    const memory = containers.find((c) => c.name === 'wsync')?.resources?.limits?.memory;
-    const mib = /^(\d+)Mi$/.exec(memory ?? '');
-    if (mib) return Number(mib[1]);
+    const container = ((value.spec?.template?.spec?.containers ?? []) as Container[]).find((c) => c.name === 'wsync');
+    if (container) return container;
   }
-  throw new Error('no memory limit for the wsync container in the Kubernetes example');
+  throw new Error('no wsync container in the Kubernetes example');
 }
 
-const HEAP = [`--max-old-space-size=${podMemoryMiB()}`];
+/** The container's memory limit and the heap the example gives node through NODE_OPTIONS, in MiB. */
+function podMemory(): { limitMiB: number; heapMiB: number } {
+  const container = wsyncContainer();
+  const limit = /^(\d+)Mi$/.exec(container.resources?.limits?.memory ?? '');
+  const heap = /--max-old-space-size=(\d+)/.exec(container.env?.find((e) => e.name === 'NODE_OPTIONS')?.value ?? '');
+  if (!limit || !heap) throw new Error('the wsync container sets no memory limit or no --max-old-space-size');
+  return { limitMiB: Number(limit[1]), heapMiB: Number(heap[1]) };
+}
+
+const POD = podMemory();
+const HEAP = [`--max-old-space-size=${POD.heapMiB}`];
+/** Preloaded into a process: writes its peak RSS in bytes (and CPU time) to WSYNC_BENCH_RSS_FILE at exit. */
+const REPORT_RSS = ['--import', pathToFileURL(join(ROOT, 'bench', 'lib', 'report-rss.mjs')).href];
 const scratch = useScratch('wsync-limits-');
 
 function treeOf(files: Files): string {
@@ -105,6 +118,37 @@ describe('the tree limits bound memory (under the pod heap)', () => {
       expect(apply.stdout).toContain('4 created');
       const again = await runCli(['plan', dir, '--detailed-exitcode', ...state], { nodeArgs: HEAP, env: emulator.env });
       expect(again.code, again.stdout.slice(-2000)).toBe(0);
+    });
+
+    it('plans a tree of 518,000 plain values in 14 dashboards (7.5 MB, within the byte limit)', async () => {
+      // Every field of a create is a field of the plan: the largest plan the limits allow.
+      const files: Files = {};
+      for (let d = 0; d < 14; d++) {
+        const extra = Object.fromEntries(Array.from({ length: 37_000 }, (_, i) => [`k${i}`, i]));
+        const document = { name: `Wide ${d}`, owner: 'X-AXIOM-EVERYONE', charts: [], layout: [], refreshTime: 60, schemaVersion: 2, timeWindowStart: 'qr-now-1h', timeWindowEnd: 'qr-now', extra };
+        files[`d${d}.json`] = JSON.stringify(document);
+        files[`d${d}.yaml`] = `apiVersion: wsync/v1\nkind: Dashboard\nmetadata:\n  name: wide-${d}\nspec:\n  file: d${d}.json\n`;
+      }
+      const dir = treeOf(files);
+      const [rssFile, planFile] = [join(dir, '.rss'), join(dir, '.plan.json')];
+      // The text on stdout, the JSON into a file (as CI keeps it): both renderings in one process.
+      const plan = await runCli(['plan', dir, '--out', planFile, '--state-dir', join(dir, '.state')], {
+        nodeArgs: [...HEAP, ...REPORT_RSS],
+        env: { ...emulator.env, WSYNC_BENCH_RSS_FILE: rssFile },
+      });
+      expect(plan.signal, plan.stderr.slice(-2000)).toBeNull();
+      expect(plan.stderr).not.toContain('heap out of memory');
+      expect(plan.code, plan.stderr.slice(-2000)).toBe(0);
+      expect(plan.stdout).toContain('extra.k36999: 36999');
+      const changes = (JSON.parse(readFileSync(planFile, 'utf8')) as { changes: { action: string; diffs: unknown[] }[] }).changes;
+      expect(changes).toHaveLength(14);
+      for (const change of changes) {
+        expect(change.action).toBe('create');
+        expect(change.diffs.length).toBeGreaterThan(37_000);
+      }
+      // The heap is not the process: code and buffers come on top, and the container is killed at its limit.
+      const peakRss = Number(readFileSync(rssFile, 'utf8').split(' ')[0]);
+      expect(peakRss).toBeLessThan(POD.limitMiB * 1024 * 1024);
     });
 
     it('counts the bytes an alias expands to: a 4 MiB string repeated by 90 aliases is refused, not planned', async () => {
