@@ -8,6 +8,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const ISOLATED = [
   'test/**/*.e2e.test.ts',
   'test/api/client.test.ts',
+  // Asserts on the process-wide registry of own credentials, which tests calling the layers directly fill.
+  'test/core/own-credentials.test.ts',
   'test/apply/replace.test.ts',
   'test/emulator/auth.test.ts',
   'test/emulator/behaviour.test.ts',
