@@ -19,11 +19,11 @@ const EDITS = Number(process.env.WSYNC_BENCH_EDITS ?? 50);
 const IDLE_SECONDS = Number(process.env.WSYNC_BENCH_IDLE_SECONDS ?? 60);
 const SETTLE_SECONDS = Number(process.env.WSYNC_BENCH_SETTLE_SECONDS ?? 30);
 // Issue #28's latency goal is stated with --debounce 50; WSYNC_BENCH_DEBOUNCE=200 measures the default.
-const DEBOUNCE_MS = Number(process.env.WSYNC_BENCH_DEBOUNCE ?? 50);
+export const DEBOUNCE_MS = Number(process.env.WSYNC_BENCH_DEBOUNCE ?? 50);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** A spawned `wsync run` whose JSON log lines are collected. */
-function startDaemon(root, args, env) {
+export function startDaemon(root, args, env) {
   const child = spawn(process.execPath, [join(root, 'bin', 'wsync.js'), 'run', ...args, '--listen', '127.0.0.1:0', '--log-format', 'json'], {
     cwd: root,
     env: { PATH: process.env.PATH, ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}), ...env },
@@ -87,14 +87,14 @@ function cpuSeconds(pid, ticks) {
   return (Number(fields[11]) + Number(fields[12])) / ticks;
 }
 
-function memoryMb(pid) {
+export function memoryMb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
 /** The text of one monitors file of the workspace, with monitor `name`'s threshold set to `threshold`. */
-function monitorsFile(workspace, file, name, threshold) {
+export function monitorsFile(workspace, file, name, threshold) {
   const docs = workspace.files.get(file).map((doc) => (doc.metadata.name === name ? { ...doc, spec: { ...doc.spec, threshold } } : doc));
   return docs.map((doc) => stringify({ apiVersion: 'wsync/v1', ...doc }, { lineWidth: 0 })).join('---\n');
 }
