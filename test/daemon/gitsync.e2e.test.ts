@@ -32,6 +32,8 @@ describe('wsync run under git-sync', () => {
     const link = join(root, 'current');
     const d = env.start([link, '--resync', 'off', '--debounce', '100']);
     const { url } = await d.ready({ result: 'missing' });
+    // The watcher has resolved the link (not there yet): a swap before that would be its starting point, an edit after.
+    await d.waitFor((l) => l.msg === 'watching: the directory does not exist yet');
     expect((await fetch(`${url}/readyz`)).status).toBe(503);
     expect(await env.emulator.writes()).toEqual([]);
 
