@@ -1,7 +1,7 @@
 // `wsync ctl`: the client of the daemon's own port (POST /suspend, /resume, /reconcile; GET /status).
 import { ConfigError } from './errors.js';
 import { createAgent, httpRequest } from './http.js';
-import { isLoopbackHost } from './url.js';
+import { isLoopbackHost, urlTextForMessage } from './url.js';
 import { userAgent } from './user-agent.js';
 
 export type ControlVerb = 'suspend' | 'resume' | 'reconcile' | 'status' | 'approve';
@@ -17,9 +17,9 @@ export function parseDaemonUrl(text: string, insecure: boolean): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new ConfigError(`daemon URL "${text}" is not a valid URL (expected e.g. http://127.0.0.1:9464)`);
+    throw new ConfigError(`daemon URL "${urlTextForMessage(text)}" is not a valid URL (expected e.g. http://127.0.0.1:9464)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`daemon URL "${text}": only http:// and https:// are supported`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`daemon URL "${urlTextForMessage(text)}": only http:// and https:// are supported`);
   if (url.protocol === 'http:' && !insecure && !isLoopbackHost(url.hostname)) {
     throw new ConfigError(
       `refusing to send the control token in plain http to ${url.host}: run wsync ctl where the daemon runs (kubectl exec), through kubectl port-forward, or pass --insecure`,

@@ -14,16 +14,27 @@ export function isLoopbackHost(hostname: string): boolean {
   return false;
 }
 
+/**
+ * A URL as given, for an error message, without what may be a credential in it: the user info
+ * (`user:token@`), the query and the fragment. The text may not parse, so this works on the text.
+ */
+export function urlTextForMessage(text: string): string {
+  const withoutUser = text.replace(/^([^/?#]*\/\/)[^/?#]*@/, '$1***@');
+  const cut = withoutUser.search(/[?#]/);
+  const shown = cut < 0 ? withoutUser : `${withoutUser.slice(0, cut)}?***`;
+  return shown.length > 200 ? `${shown.slice(0, 200)}...` : shown;
+}
+
 /** Parses and checks the API root: http(s) only, and plain http only to loopback unless insecure. */
 export function parseApiUrl(text: string, insecure: boolean): URL {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new ConfigError(`API URL "${text}" is not a valid URL (expected e.g. https://api.axiom.co)`);
+    throw new ConfigError(`API URL "${urlTextForMessage(text)}" is not a valid URL (expected e.g. https://api.axiom.co)`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ConfigError(`API URL "${text}": only http:// and https:// are supported`);
+    throw new ConfigError(`API URL "${urlTextForMessage(text)}": only http:// and https:// are supported`);
   }
   if (url.username || url.password) {
     throw new ConfigError('API URL must not hold credentials: pass the token with --token, --token-file or WSYNC_TOKEN');

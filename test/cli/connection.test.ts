@@ -57,6 +57,17 @@ describe('resolveConnection', () => {
   it('rejects URLs that are not http(s) or carry credentials', () => {
     expect(() => resolveConnection({ url: 'ftp://x', token: 't' }, {})).toThrow(/only http/);
     expect(() => resolveConnection({ url: 'not a url', token: 't' }, {})).toThrow(/not a valid URL/);
+    // A URL that does not parse is quoted without what may be a credential in it.
+    for (const url of ['https://bot:ghp_secret12345@[api.example.com', 'ftp://bot:ghp_secret12345@host', 'not a url?token=ghp_secret12345']) {
+      let message = '';
+      try {
+        resolveConnection({ url, token: 't' }, {});
+      } catch (err) {
+        message = String((err as Error).message);
+      }
+      expect(message).toMatch(/not a valid URL|only http/);
+      expect(message).not.toContain('ghp_secret');
+    }
     expect(() => resolveConnection({ url: 'https://user:pw@api.axiom.co', token: 't' }, {})).toThrow(/credentials/);
   });
 
