@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DEBOUNCE_MS, memoryMb, monitorsFile, startDaemon } from './daemon.mjs';
+import { DEBOUNCE_MS, editMonitor, memoryMb, startDaemon } from './daemon.mjs';
 import { percentile } from './lib/measure.mjs';
 import { generateWorkspace, writeWorkspace } from './lib/workspace.mjs';
 
@@ -53,14 +53,11 @@ export default async function bench({ root, dist }) {
         const first = await d.waitFor((l) => l.msg === 'reconcile' && l.env === environment, 0, 300_000);
         if (first.result !== 'applied') throw new Error(`first reconcile of ${environment}: ${JSON.stringify(first)}`);
       }
-      const monitorFiles = [...workspace.files.keys()].filter((f) => f.startsWith('monitors/'));
       const latencies = Object.fromEntries(ENVIRONMENTS.map((e) => [e, []]));
       for (let i = 0; i < EDITS; i++) {
-        const file = monitorFiles[(i * 7) % monitorFiles.length];
-        const name = workspace.files.get(file)[i % 10].metadata.name;
         const mark = d.lines.length;
         const t0 = Date.now();
-        writeFileSync(join(dir, file), monitorsFile(workspace, file, name, 1000 + i));
+        editMonitor(workspace, dir, i);
         for (const environment of ENVIRONMENTS) latencies[environment].push((await confirmedAt(d, environment, mark, i)) - t0);
         await sleep(50);
       }

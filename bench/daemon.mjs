@@ -94,9 +94,17 @@ export function memoryMb(pid) {
 }
 
 /** The text of one monitors file of the workspace, with monitor `name`'s threshold set to `threshold`. */
-export function monitorsFile(workspace, file, name, threshold) {
+function monitorsFile(workspace, file, name, threshold) {
   const docs = workspace.files.get(file).map((doc) => (doc.metadata.name === name ? { ...doc, spec: { ...doc.spec, threshold } } : doc));
   return docs.map((doc) => stringify({ apiVersion: 'wsync/v1', ...doc }, { lineWidth: 0 })).join('---\n');
+}
+
+/** Edit `i` of a run: one monitor's threshold in one monitors file, a different file each time. */
+export function editMonitor(workspace, dir, i) {
+  const monitorFiles = [...workspace.files.keys()].filter((f) => f.startsWith('monitors/'));
+  const file = monitorFiles[(i * 7) % monitorFiles.length];
+  const name = workspace.files.get(file)[i % 10].metadata.name;
+  writeFileSync(join(dir, file), monitorsFile(workspace, file, name, 1000 + i));
 }
 
 /** The 10,000-resource workspace under `wsync run`: edits one file at a time, then idles. */
@@ -111,15 +119,12 @@ async function loaded(root, url, work, api) {
     const first = await d.waitFor((l) => l.msg === 'reconcile', 0, 300_000);
     if (first.result !== 'applied') throw new Error(`first reconcile of ${workspace.count}: ${JSON.stringify(first)}`);
     const afterFirst = memoryMb(d.child.pid);
-    const monitorFiles = [...workspace.files.keys()].filter((f) => f.startsWith('monitors/'));
     const latencies = [];
     const phases = [];
     for (let i = 0; i < EDITS; i++) {
-      const file = monitorFiles[(i * 7) % monitorFiles.length];
-      const name = workspace.files.get(file)[i % 10].metadata.name;
       const mark = d.lines.length;
       const t0 = Date.now();
-      writeFileSync(join(dir, file), monitorsFile(workspace, file, name, 1000 + i));
+      editMonitor(workspace, dir, i);
       const summary = await d.waitFor((l) => l.msg === 'reconcile' && l.trigger === 'change', mark);
       if (summary.result !== 'applied' || summary.updated < 1) throw new Error(`edit ${i}: ${JSON.stringify(summary)}`);
       const writes = d.lines.slice(mark).filter((l) => l.msg === 'change' && l.outcome === 'done');

@@ -10,7 +10,7 @@ import { startTestEmulator, type TestEmulator } from '../support/emulator.js';
 import { parsePrometheusText, sampleValue } from '../support/prometheus.js';
 import { editFile, useScratch } from '../support/tree.js';
 import { named } from '../support/workspace.js';
-import { notifierYaml } from '../support/yaml.js';
+import { notifierYaml, environmentMonitorYaml } from '../support/yaml.js';
 
 const scratch = useScratch('wsync-run-environments-');
 const CONTROL = 'control-token-for-two-environments';
@@ -22,20 +22,7 @@ const CONFIG = `environments:
     vars: { errorThreshold: 2, team: checkout }
 `;
 
-const MONITOR = `apiVersion: wsync/v1
-kind: Monitor
-metadata:
-  name: errors
-spec:
-  type: Threshold
-  description: "5xx of \${var:team}"
-  aplQuery: "['app'] | where status >= 500 | summarize count() by bin_auto(_time)"
-  operator: Above
-  threshold: \${var:errorThreshold}
-  intervalMinutes: 5
-  rangeMinutes: 10
-  notifiers: [email]
-`;
+const MONITOR = environmentMonitorYaml('5');
 
 const started: { close(): Promise<void> }[] = [];
 afterAll(async () => {

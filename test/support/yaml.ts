@@ -16,6 +16,27 @@ export function resource(kind: string, name: string, spec: Record<string, unknow
 }
 
 /**
+ * The monitor of the environment tests: its description and threshold from `${var:team}` and
+ * `${var:errorThreshold}`, its interval as given (a number or a placeholder), notifying `email`.
+ */
+export function environmentMonitorYaml(intervalMinutes: string): string {
+  return `apiVersion: wsync/v1
+kind: Monitor
+metadata:
+  name: errors
+spec:
+  type: Threshold
+  description: "5xx of \${var:team}"
+  aplQuery: "['app'] | where status >= 500 | summarize count() by bin_auto(_time)"
+  operator: Above
+  threshold: \${var:errorThreshold}
+  intervalMinutes: ${intervalMinutes}
+  rangeMinutes: 10
+  notifiers: [email]
+`;
+}
+
+/**
  * A seed of the datasets the monitors below read: a monitor on a dataset that does not exist is
  * refused as one the token may not see (docs/wire-contract.md "What the token cannot see").
  */

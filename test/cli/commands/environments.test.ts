@@ -8,7 +8,7 @@ import { EXAMPLES_DIR } from '../../support/paths.js';
 import { useTestEmulator } from '../../support/emulator.js';
 import { useScratch } from '../../support/tree.js';
 import { named } from '../../support/workspace.js';
-import { notifierYaml } from '../../support/yaml.js';
+import { notifierYaml, environmentMonitorYaml } from '../../support/yaml.js';
 
 const scratch = useScratch('wsync-environments-');
 const staging = useTestEmulator();
@@ -22,20 +22,7 @@ const CONFIG = `environments:
     vars: { errorThreshold: 2, interval: 5, team: checkout }
 `;
 
-const MONITOR = `apiVersion: wsync/v1
-kind: Monitor
-metadata:
-  name: errors
-spec:
-  type: Threshold
-  description: "5xx of \${var:team}"
-  aplQuery: "['app'] | where status >= 500 | summarize count() by bin_auto(_time)"
-  operator: Above
-  threshold: \${var:errorThreshold}
-  intervalMinutes: \${var:interval}
-  rangeMinutes: 10
-  notifiers: [email]
-`;
+const MONITOR = environmentMonitorYaml('${var:interval}');
 
 const OVERLAY = `apiVersion: wsync/v1
 kind: Monitor
