@@ -1,6 +1,15 @@
 #!/usr/bin/env node
 import { main } from '../dist/cli/main.js';
 
+// A reader that stopped early (`wsync plan --help | head`) closed the pipe: stop as a Unix tool
+// does, without a stack trace of the unhandled write error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
 main(process.argv).then(
   (code) => {
     process.exitCode = code;
