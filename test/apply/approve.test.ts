@@ -104,6 +104,42 @@ describe('apply --approve FINGERPRINT', () => {
     expect(again.stderr).toContain('nothing is held now');
   });
 
+  it('applies a reviewed saved plan (--plan) with its held changes approved (--approve), and refuses both once the workspace moved', async () => {
+    const { dir, env, emulator: emu } = await setUp({ 'a.yaml': notifierYaml('n-a'), 'b.yaml': notifierYaml('n-b'), 'c.yaml': notifierYaml('n-c') });
+    expect((await runCli(['apply', dir], { env })).code).toBe(0);
+    const policy = ['--prune', '--max-deletes', '0'];
+    await rm(join(dir, 'b.yaml'));
+    const saved = join(dir, '..', 'plan.json');
+
+    // The review: a saved plan that holds the delete of n-b, and the fingerprint it prints.
+    const reviewed = await runCli(['plan', dir, ...policy, '--out', saved], { env });
+    const fingerprint = FINGERPRINT.exec(reviewed.stdout)?.[0] ?? '';
+    expect(reviewed.stdout).toContain(`Fingerprint of the 1 held change: ${fingerprint}.`);
+
+    // The workspace moved after the review (n-c edited in the UI): the saved plan no longer matches, nothing is written.
+    const c = (await emu.state()).notifiers?.find((n) => n.name === 'n-c');
+    await emu.ok('PUT', `/v2/notifiers/${String(c?.id)}`, { name: 'n-c', properties: { email: { emails: ['someone@example.com'] } } });
+    await emu.clearRequests();
+    const stale = await runCli(['apply', dir, ...policy, '--plan', saved, '--approve', fingerprint], { env });
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain(`the saved plan ${saved} no longer matches; nothing was written`);
+    expect(await emu.writes()).toEqual([]);
+
+    // Reviewed again: the saved plan and its approval together apply exactly what was reviewed (n-c's drift put back, n-b deleted).
+    const again = await runCli(['plan', dir, ...policy, '--out', saved], { env });
+    const second = FINGERPRINT.exec(again.stdout)?.[0] ?? '';
+    expect(again.stdout).toContain(`Fingerprint of the 1 held change: ${second}.`);
+    expect(again.stdout).toContain('n-c');
+    const applied = await runCli(['apply', dir, ...policy, '--plan', saved, '--approve', second], { env });
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain(`Approved: ${second} lets the held changes through.`);
+    expect(applied.stdout).toContain('Notifier/n-b: deleted');
+    expect(await notifierNames(emu)).toEqual(['n-a', 'n-c']);
+    const restored = (await emu.state()).notifiers?.find((n) => n.name === 'n-c');
+    expect(JSON.stringify(restored?.properties)).not.toContain('someone@example.com');
+  });
+
   it('refuses a malformed fingerprint before reading anything', async () => {
     const result = await runCli(['apply', '.', '--approve', 'deadbeef']);
     expect(result.code).toBe(1);
