@@ -72,6 +72,62 @@ export interface FreezeState {
   until: number;
 }
 
+/** The longest change of a zone's clock (Lord Howe's is 30 minutes, most are an hour). */
+const MAX_CLOCK_CHANGE = 3 * 3_600_000;
+/** How far apart two samples of a zone's offset are: no zone changes its clock twice within it. */
+const OFFSET_STEP = 6 * 3_600_000;
+
+/** A zone's offset from UTC at a time, and the times its clock jumps forward. */
+class ZoneOffsets {
+  private readonly parts: Intl.DateTimeFormat;
+
+  constructor(timeZone: string) {
+    this.parts = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+    });
+  }
+
+  /** Minutes the zone's wall clock is ahead of UTC at `t`. */
+  offsetMinutes(t: number): number {
+    const f: Record<string, number> = {};
+    for (const part of this.parts.formatToParts(t)) if (part.type !== 'literal') f[part.type] = Number(part.value);
+    const wall = Date.UTC(f.year ?? 1970, (f.month ?? 1) - 1, f.day ?? 1, f.hour ?? 0, f.minute ?? 0);
+    return Math.round((wall - (t - (t % MINUTE))) / MINUTE);
+  }
+
+  /** Each minute in (after, at] at which the clock jumped forward, and by how many minutes. */
+  forwardJumps(after: number, at: number): { at: number; skippedMinutes: number }[] {
+    const jumps: { at: number; skippedMinutes: number }[] = [];
+    let from = after - (after % MINUTE);
+    let before = this.offsetMinutes(from);
+    while (from < at) {
+      const to = Math.min(from + OFFSET_STEP, at - (at % MINUTE));
+      const later = this.offsetMinutes(to);
+      if (later > before) {
+        // The first minute with the new offset, by halving (from has the old one, to the new).
+        let lo = from;
+        let hi = to;
+        while (hi - lo > MINUTE) {
+          const mid = lo + Math.floor((hi - lo) / 2 / MINUTE) * MINUTE;
+          if (this.offsetMinutes(mid) > before) hi = mid;
+          else lo = mid;
+        }
+        if (hi > after && hi <= at) jumps.push({ at: hi, skippedMinutes: later - before });
+      }
+      if (to <= from) break;
+      from = to;
+      before = later;
+    }
+    return jumps;
+  }
+}
+
 /** A window's cron, matched in its zone: the whole expression, and its day fields alone. */
 class WindowMatcher {
   readonly hours: ReadonlySet<number>;
@@ -79,6 +135,9 @@ class WindowMatcher {
   private readonly task: ScheduledTask;
   private readonly day: ScheduledTask;
   private readonly clockParts: Intl.DateTimeFormat;
+  private readonly offsets: ZoneOffsets;
+  /** The cron names every hour: each hour a clock turned back repeats is a start of its own. */
+  private readonly everyHour: boolean;
 
   constructor(readonly window: FreezeWindow) {
     const fields = parseCron(window.cron);
@@ -89,6 +148,8 @@ class WindowMatcher {
     this.task = createTask(window.cron, () => undefined, options);
     this.day = createTask(`* * ${dom ?? '*'} ${month ?? '*'} ${dow ?? '*'}`, () => undefined, { ...options, name: `${options.name} (days)` });
     this.clockParts = new Intl.DateTimeFormat('en-US', { timeZone: window.timeZone, hourCycle: 'h23', hour: 'numeric', minute: 'numeric' });
+    this.offsets = new ZoneOffsets(window.timeZone);
+    this.everyHour = this.hours.size === 24;
   }
 
   /** The wall-clock hour and minute in the window's zone. */
@@ -102,8 +163,21 @@ class WindowMatcher {
     return { hour, minute };
   }
 
-  /** The latest time the cron names in (after, at], to the minute; undefined when none. */
+  /**
+   * The latest start in (after, at], to the minute; undefined when none. Across a change of the
+   * zone's clock it reads as cron does: a time the clock skips (02:30 when it jumps from 02:00 to
+   * 03:00) starts the window at the jump, and a time it repeats (turned back an hour) starts it
+   * once, at its first occurrence, unless the cron names every hour.
+   */
   latestStart(after: number, at: number): number | undefined {
+    const wallStart = this.latestWallStart(after, at);
+    const skipped = this.latestSkippedStart(after, at);
+    if (skipped === undefined) return wallStart;
+    return wallStart === undefined || skipped > wallStart ? skipped : wallStart;
+  }
+
+  /** The latest time in (after, at] whose wall clock the cron names. */
+  private latestWallStart(after: number, at: number): number | undefined {
     let t = at - (at % MINUTE);
     while (t > after) {
       const { hour, minute } = this.local(t);
@@ -122,8 +196,35 @@ class WindowMatcher {
         continue;
       }
       t -= (minute - candidate) * MINUTE;
-      if (t > after && this.task.match(new Date(t))) return t;
+      if (t > after && this.task.match(new Date(t)) && !this.repeated(t)) return t;
       t -= MINUTE;
+    }
+    return undefined;
+  }
+
+  /** The wall-clock time of `t` was shown before, the clock having been turned back since. */
+  private repeated(t: number): boolean {
+    if (this.everyHour) return false;
+    const earlier = this.offsets.offsetMinutes(t - MAX_CLOCK_CHANGE) - this.offsets.offsetMinutes(t);
+    if (earlier <= 0) return false;
+    const first = t - earlier * MINUTE;
+    return this.offsets.offsetMinutes(first) - this.offsets.offsetMinutes(t) === earlier;
+  }
+
+  /** The latest jump of the clock in (after, at] that skipped a time the cron names: the window starts at the jump. */
+  private latestSkippedStart(after: number, at: number): number | undefined {
+    const jumps = this.offsets.forwardJumps(after, at);
+    for (let i = jumps.length - 1; i >= 0; i--) {
+      const { at: jump, skippedMinutes } = jumps[i]!;
+      const { hour, minute } = this.local(jump);
+      for (let back = 1; back <= skippedMinutes; back++) {
+        const ofDay = hour * 60 + minute - back;
+        const wall = ((ofDay % 1440) + 1440) % 1440;
+        // A skipped time before midnight belongs to the day before the jump.
+        const dayOf = ofDay < 0 ? jump - MINUTE : jump;
+        if (!this.hours.has(Math.floor(wall / 60)) || !this.minutes.includes(wall % 60)) continue;
+        if (this.day.match(new Date(dayOf))) return jump;
+      }
     }
     return undefined;
   }

@@ -66,4 +66,38 @@ describe('FreezeWindows.stateAt', () => {
     expect(christmas.stateAt(at('2027-01-08T23:00:00Z'))?.since).toBe(at('2026-12-20T00:00:00Z'));
     expect(christmas.stateAt(at('2027-01-09T00:00:00Z'))).toBeUndefined();
   });
+
+  describe('across a change of the zone\'s clock, as cron reads it', () => {
+    it('starts a window whose time the clock skips at the jump (Berlin 02:00 -> 03:00 on 2027-03-28), not never', () => {
+      const night = windows('30 2 * * * 2h Europe/Berlin');
+      expect(night.stateAt(at('2027-03-28T00:59:00Z'))).toBeUndefined();
+      expect(night.stateAt(at('2027-03-28T01:00:00Z'))).toEqual({ window: '30 2 * * * 2h Europe/Berlin', since: at('2027-03-28T01:00:00Z'), until: at('2027-03-28T03:00:00Z') });
+      expect(night.stateAt(at('2027-03-28T02:59:00Z'))?.since).toBe(at('2027-03-28T01:00:00Z'));
+      expect(night.stateAt(at('2027-03-28T03:00:00Z'))).toBeUndefined();
+      // The days around it are as written: 02:30 CET and 02:30 CEST.
+      expect(night.stateAt(at('2027-03-27T01:30:00Z'))?.since).toBe(at('2027-03-27T01:30:00Z'));
+      expect(night.stateAt(at('2027-03-29T00:30:00Z'))?.since).toBe(at('2027-03-29T00:30:00Z'));
+      // A time just before the jump, or at the new hour, is not moved.
+      expect(windows('59 1 * * * 1h Europe/Berlin').stateAt(at('2027-03-28T01:30:00Z'))?.since).toBe(at('2027-03-28T00:59:00Z'));
+      expect(windows('0 3 * * * 1h Europe/Berlin').stateAt(at('2027-03-28T01:30:00Z'))?.since).toBe(at('2027-03-28T01:00:00Z'));
+    });
+
+    it('reads the skipped time on the day the cron names (New York on a Sunday; Santiago, whose clock skips midnight)', () => {
+      expect(windows('15 2 * * 0 90m America/New_York').stateAt(at('2027-03-14T07:10:00Z'))).toMatchObject({ since: at('2027-03-14T07:00:00Z'), until: at('2027-03-14T08:30:00Z') });
+      expect(windows('15 2 * * 6 90m America/New_York').stateAt(at('2027-03-14T07:10:00Z'))).toBeUndefined();
+      expect(windows('0 0 * * 0 1h America/Santiago').stateAt(at('2027-09-05T04:30:00Z'))).toMatchObject({ since: at('2027-09-05T04:00:00Z'), until: at('2027-09-05T05:00:00Z') });
+      expect(windows('0 0 * * 6 1h America/Santiago').stateAt(at('2027-09-05T04:30:00Z'))).toBeUndefined();
+    });
+
+    it('starts a window whose time the clock repeats once, at its first occurrence (Berlin 03:00 -> 02:00 on 2027-10-31), unless the cron names every hour', () => {
+      const night = windows('30 2 * * * 2h Europe/Berlin');
+      expect(night.stateAt(at('2027-10-31T00:30:00Z'))).toMatchObject({ since: at('2027-10-31T00:30:00Z'), until: at('2027-10-31T02:30:00Z') });
+      // 01:30Z is 02:30 again, on the clock turned back: the window goes on, it does not start again.
+      expect(night.stateAt(at('2027-10-31T01:31:00Z'))?.since).toBe(at('2027-10-31T00:30:00Z'));
+      expect(night.stateAt(at('2027-10-31T02:30:00Z'))).toBeUndefined();
+      const hourly = windows('30 * * * * 10m Europe/Berlin');
+      expect(hourly.stateAt(at('2027-10-31T00:35:00Z'))?.since).toBe(at('2027-10-31T00:30:00Z'));
+      expect(hourly.stateAt(at('2027-10-31T01:35:00Z'))?.since).toBe(at('2027-10-31T01:30:00Z'));
+    });
+  });
 });
