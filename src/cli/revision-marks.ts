@@ -1,42 +1,13 @@
 // The opt-in marks of what apply and the daemon applied (#26.3): `--annotate` (an Annotation on the
 // datasets written) and `--commit-status` (a GitHub commit status on the revision). Where the
 // GitHub token goes and which repository it writes to come from flags and the environment only,
-// never from DIR/wsync.yaml: the tree is what a pull request changes (config-trust.ts).
-import { Option, type Command } from 'commander';
+// never from DIR/wsync.yaml: the tree is what a pull request changes (config-trust.ts). Their flags:
+// revision-mark-options.ts.
 import { ConfigError } from '../api/errors.js';
 import { createGitHubClient, GITHUB_API_URL, parseRepository, type GitHubClient, type Repository } from '../api/github.js';
 import { constantToken, ownCredential, tokenFileReader } from '../api/token-source.js';
 import { REVISION_PLACEHOLDER, type MarkSetup, type RevisionMarks } from '../reconcile/revision-marks.js';
-
-export interface RevisionMarkFlags {
-  annotate?: boolean;
-  annotateUrlTemplate?: string;
-  commitStatus?: boolean;
-  /** apply only: the revision the files are (when DIR is no git work tree, or to name it otherwise). */
-  revision?: string;
-}
-
-/** The variables the marks read (their texts: cli/help.ts). */
-export const REVISION_MARK_VARIABLES = [
-  'WSYNC_ANNOTATE',
-  'WSYNC_ANNOTATE_URL_TEMPLATE',
-  'WSYNC_COMMIT_STATUS',
-  'WSYNC_GITHUB_REPOSITORY',
-  'WSYNC_GITHUB_TOKEN',
-  'WSYNC_GITHUB_TOKEN_FILE',
-  'WSYNC_GITHUB_API_URL',
-  'WSYNC_COMMIT_STATUS_CONTEXT',
-  'WSYNC_COMMIT_STATUS_URL',
-] as const;
-
-export function addRevisionMarkOptions(cmd: Command, options: { revision: boolean }): Command {
-  cmd
-    .addOption(new Option('--annotate', 'mark each applied revision with an Annotation on the datasets it wrote to (env WSYNC_ANNOTATE=1)'))
-    .addOption(new Option('--annotate-url-template <template>', `the annotation's link, ${REVISION_PLACEHOLDER} replaced by the commit (env WSYNC_ANNOTATE_URL_TEMPLATE; default the commit on GitHub with --commit-status)`))
-    .addOption(new Option('--commit-status', 'set a GitHub commit status on the applied revision: WSYNC_GITHUB_REPOSITORY and WSYNC_GITHUB_TOKEN(_FILE) (env WSYNC_COMMIT_STATUS=1)'));
-  if (options.revision) cmd.addOption(new Option('--revision <rev>', 'the revision the files are, when DIR is not a git work tree (env WSYNC_REVISION; default git rev-parse HEAD of DIR)'));
-  return cmd;
-}
+import type { RevisionMarkFlags } from './revision-mark-options.js';
 
 function isTrue(value: string | undefined): boolean {
   return value !== undefined && ['1', 'true', 'yes'].includes(value.trim().toLowerCase());

@@ -5,7 +5,7 @@ import { addConnectionOptions, addTrustConfigOption } from '../../connection.js'
 import { addHelpFooter, CONNECTION_VARIABLES, TREE_VARIABLES } from '../../help.js';
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
 import { addPolicyOptions, type PolicyFlags } from '../../policy.js';
-import { addRevisionMarkOptions, REVISION_MARK_VARIABLES, type RevisionMarkFlags } from '../../revision-marks.js';
+import { addRevisionMarkOptions, REVISION_MARK_VARIABLES, type RevisionMarkFlags } from '../../revision-mark-options.js';
 import { addSelectionOptions, type SelectionFlags } from '../../selection.js';
 import type { CommandContext } from '../index.js';
 import type { SettingsFlags } from '../../settings.js';

@@ -2,11 +2,11 @@ import { Option, type Command } from 'commander';
 import { addConnectionOptions, addTrustConfigOption } from '../../connection.js';
 import { addLimitOptions, type LimitFlags } from '../../limits.js';
 import { addPolicyOptions, type PolicyFlags } from '../../policy.js';
-import { addRevisionMarkOptions, REVISION_MARK_VARIABLES, type RevisionMarkFlags } from '../../revision-marks.js';
+import { addRevisionMarkOptions, REVISION_MARK_VARIABLES, type RevisionMarkFlags } from '../../revision-mark-options.js';
 import type { SettingsFlags } from '../../settings.js';
 import type { CommandContext } from '../index.js';
 import type { NotifyFlags } from './notifications.js';
-import { addWriteBackOptions, WRITE_BACK_VARIABLES, type WriteBackFlags } from './write-back.js';
+import { addWriteBackOptions, WRITE_BACK_VARIABLES, type WriteBackFlags } from './write-back-options.js';
 import { addHelpFooter, CONNECTION_VARIABLES, TREE_VARIABLES } from '../../help.js';
 
 export interface RunFlags extends PolicyFlags, SettingsFlags, LimitFlags, NotifyFlags, RevisionMarkFlags, WriteBackFlags {

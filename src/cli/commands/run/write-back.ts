@@ -1,9 +1,9 @@
 // `wsync run --write-back KINDS`: drift made in the workspace written back to a branch of the
 // synced repository as one pull request (#26.2). Where it pushes, which branch, which GitHub
 // repository and token come from flags and the process's environment only, never from
-// DIR/wsync.yaml: the tree is what a pull request changes (config-trust.ts).
+// DIR/wsync.yaml: the tree is what a pull request changes (config-trust.ts). Its flags:
+// write-back-options.ts.
 import { isAbsolute, join, normalize, relative, resolve } from 'node:path';
-import { Option, type Command } from 'commander';
 import { ConfigError } from '../../../api/errors.js';
 import { createGitHubClient, GITHUB_API_URL, parseRepository, type GitHubClient } from '../../../api/github.js';
 import type { KindName } from '../../../core/types.js';
@@ -12,45 +12,9 @@ import type { KindChoice } from '../../../reconcile/write-back/drift.js';
 import type { WriteBackSetup } from '../../../reconcile/write-back/publish.js';
 import { remoteCredentials } from '../../../state/git-checkout.js';
 import { optionalGithubToken } from '../../revision-marks.js';
+import { DEFAULT_BASE, DEFAULT_WRITE_BACK_BRANCH, type WriteBackFlags } from './write-back-options.js';
 
-export interface WriteBackFlags {
-  writeBack?: string;
-  writeBackRemote?: string;
-  writeBackBranch?: string;
-  writeBackBase?: string;
-  writeBackToBase?: boolean;
-  writeBackPath?: string;
-  writeBackDir?: string;
-  writeBackHold?: string;
-}
-
-export const DEFAULT_WRITE_BACK_BRANCH = 'wsync/write-back';
-const DEFAULT_BASE = 'main';
 const DEFAULT_AUTHOR = { name: 'wsync', email: 'wsync@localhost' };
-
-export const WRITE_BACK_VARIABLES = [
-  'WSYNC_WRITE_BACK',
-  'WSYNC_WRITE_BACK_REMOTE',
-  'WSYNC_WRITE_BACK_BRANCH',
-  'WSYNC_WRITE_BACK_BASE',
-  'WSYNC_WRITE_BACK_TO_BASE',
-  'WSYNC_WRITE_BACK_PATH',
-  'WSYNC_WRITE_BACK_DIR',
-  'WSYNC_WRITE_BACK_HOLD',
-  'WSYNC_WRITE_BACK_AUTHOR',
-] as const;
-
-export function addWriteBackOptions(cmd: Command): Command {
-  return cmd
-    .addOption(new Option('--write-back <kinds>', 'write drift made in the workspace (observe mode, or enforce before it is put back) of these kinds, or "all", back to a branch as a pull request (env WSYNC_WRITE_BACK)'))
-    .addOption(new Option('--write-back-remote <url>', 'the git remote of the synced repository to push the write-back branch to (env WSYNC_WRITE_BACK_REMOTE; required with --write-back)'))
-    .addOption(new Option('--write-back-branch <name>', `the branch written back to (env WSYNC_WRITE_BACK_BRANCH; default ${DEFAULT_WRITE_BACK_BRANCH})`))
-    .addOption(new Option('--write-back-base <name>', `the branch the daemon syncs from: the write-back branch starts there and its pull request targets it (env WSYNC_WRITE_BACK_BASE; default ${DEFAULT_BASE})`))
-    .addOption(new Option('--write-back-to-base', 'allow --write-back-branch to be the base branch: commits straight onto what the daemon syncs from (env WSYNC_WRITE_BACK_TO_BASE=1)'))
-    .addOption(new Option('--write-back-path <path>', "DIR's folder inside the repository (env WSYNC_WRITE_BACK_PATH; default its root)"))
-    .addOption(new Option('--write-back-dir <dir>', "the write-back branch's checkout, a clone of its own (env WSYNC_WRITE_BACK_DIR; default STATE_DIR/write-back)"))
-    .addOption(new Option('--write-back-hold <kinds>', 'enforce mode: kinds whose drift is not put back until the pull request is merged or closed, "all" or "none" (env WSYNC_WRITE_BACK_HOLD; default all)'));
-}
 
 function given(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
