@@ -9,6 +9,12 @@ import type { ListenAddress } from './http.js';
 import type { Logger } from './logger.js';
 import type { NotificationTarget } from './notify/dispatcher.js';
 
+/** What SIGHUP reads again: environment, wsync.yaml and token file (flags are fixed for the process's life). */
+export interface ReloadedConfig {
+  connection: ConnectionConfig;
+  freeze: FreezeWindow[];
+}
+
 export interface DaemonConfig {
   /** DIR as given, made absolute: may be (or sit under) a git-sync symbolic link. */
   dir: string;
@@ -26,8 +32,8 @@ export interface DaemonConfig {
   concurrency?: number;
   env: Record<string, string | undefined>;
   connection: ConnectionConfig;
-  /** Re-reads the connection configuration (SIGHUP); throws ConfigError when it no longer resolves. */
-  reloadConnection: () => ConnectionConfig;
+  /** Re-reads what SIGHUP may change (the connection, the freeze windows); throws when it no longer resolves. */
+  reloadConfig: () => ReloadedConfig;
   logger: Logger;
   backoff?: { initialMs: number; maxMs: number };
   /** Where reconcile failures, refusals, drift (observe mode) and recoveries are posted. */

@@ -195,12 +195,13 @@ export class Daemon {
   private reconnect(): void {
     this.reloadRequested = false;
     try {
-      const next = this.config.reloadConnection();
+      const { connection: next, freeze } = this.config.reloadConfig();
       const old = this.client;
       this.connection = next;
       this.client = this.connect(next);
       void old.close().catch(() => undefined);
-      this.log.info({ url: next.url }, 'configuration re-read');
+      const windows = this.freeze.replace(freeze);
+      this.log.info({ url: next.url, ...(windows ? { freeze: windows } : {}) }, 'configuration re-read');
     } catch (err) {
       this.log.error({ err: this.redact(errorText(err)) }, 'configuration re-read failed; keeping the previous one');
     }

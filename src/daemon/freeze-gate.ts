@@ -2,7 +2,7 @@
 // show the freeze, a reconcile when the window ends (the writes it held back go out), and the one
 // reconcile `wsync ctl reconcile --override-freeze` lets write.
 import type { Clock, TimerHandle } from './clock.js';
-import type { FreezeState, FreezeWindows } from './freeze.js';
+import { FreezeWindows, type FreezeState, type FreezeWindow } from './freeze.js';
 import type { DaemonMetrics } from './metrics.js';
 import type { DaemonStatus } from './status.js';
 
@@ -16,7 +16,7 @@ export class FreezeGate {
   private endAt: number | null = null;
 
   constructor(
-    private readonly windows: FreezeWindows | null,
+    private windows: FreezeWindows | null,
     private readonly clock: Clock,
     private readonly status: DaemonStatus,
     private readonly metrics: DaemonMetrics,
@@ -37,6 +37,24 @@ export class FreezeGate {
     };
     this.metrics.freezeActive.set(state === undefined ? 0 : 1);
     return state;
+  }
+
+  /**
+   * The windows a re-read configuration (SIGHUP) names: the new ones when they differ (the texts
+   * now in force, [] for none), undefined when they are the same.
+   */
+  replace(windows: readonly FreezeWindow[]): string[] | undefined {
+    const texts = windows.map((w) => w.text);
+    const current = this.windows?.windows ?? [];
+    if (texts.length === current.length && texts.every((t, i) => t === current[i])) return undefined;
+    this.close();
+    this.windows = windows.length > 0 ? new FreezeWindows(windows) : null;
+    if (this.windows === null) {
+      this.status.freeze = null;
+      this.metrics.freezeActive.set(0);
+    }
+    this.refresh();
+    return texts;
   }
 
   /** `wsync ctl reconcile --override-freeze`: the next reconcile writes even inside a window. */
@@ -74,6 +92,7 @@ export class FreezeGate {
   close(): void {
     if (this.endTimer !== null) this.clock.clearTimeout(this.endTimer);
     this.endTimer = null;
+    this.endAt = null;
     this.windows?.close();
   }
 }

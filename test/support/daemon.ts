@@ -243,7 +243,7 @@ export function useInProcessDaemons(emulator: EmulatorClient): (config: Pick<Dae
       policy: DEFAULT_POLICY,
       env: {},
       connection: { url: emulator.url, token: () => emulator.token, retryBaseMs: 1 },
-      reloadConnection: () => ({ url: emulator.url, token: () => emulator.token }),
+      reloadConfig: () => ({ connection: { url: emulator.url, token: () => emulator.token }, freeze: [] }),
       logger: pino({ level: 'info' }, sink),
       ...config,
     });

@@ -3,14 +3,13 @@ import { Daemon } from '../../../daemon/daemon.js';
 import { createLogger, type Logger } from '../../../daemon/logger.js';
 import { PolicyFlagError, policyFromFlags } from '../../policy.js';
 import { packageVersion } from '../../../util/package-version.js';
-import { resolveSettings } from '../../settings.js';
 import type { CommandIo } from '../../io.js';
 import type { RunFlags } from './command.js';
 import { resolve } from 'node:path';
 import type { DaemonConfig } from '../../../daemon/config.js';
 import type { Policy } from '../../../core/types.js';
 import { selectedEnvironments, type EnvironmentSelection } from './workspaces.js';
-import { modeOf, settingsFrom, UsageError, type Settings } from './settings.js';
+import { modeOf, reloadedConfig, settingsFrom, UsageError, type Settings } from './settings.js';
 
 /** A daemon of one environment, or of several (MultiDaemon). */
 export interface Stoppable {
@@ -109,7 +108,7 @@ export async function runDaemon(dirArg: string, flags: RunFlags, io: CommandIo, 
   const starting = Daemon.start({
     ...daemonConfigOf(settings, policy, log, env),
     // Flags are fixed for the life of the process; environment, wsync.yaml and token file are read again.
-    reloadConnection: () => resolveSettings(settings.dir, single, io.env).connection,
+    reloadConfig: () => reloadedConfig(settings.dir, single, io.env),
   }).catch((err: unknown) => {
     log.fatal({ err: err instanceof Error ? err.message : String(err) }, 'could not start');
     return null;
@@ -138,8 +137,8 @@ export function runLogger(settings: Settings, io: CommandIo, environment = setti
   return log;
 }
 
-/** The daemon's configuration from what the flags, environment and wsync.yaml settled (reloadConnection aside). */
-export function daemonConfigOf(settings: Settings, policy: Policy, log: Logger, env: Record<string, string | undefined>): Omit<DaemonConfig, 'reloadConnection'> {
+/** The daemon's configuration from what the flags, environment and wsync.yaml settled (reloadConfig aside). */
+export function daemonConfigOf(settings: Settings, policy: Policy, log: Logger, env: Record<string, string | undefined>): Omit<DaemonConfig, 'reloadConfig'> {
   return {
     dir: settings.dir,
     stateDir: settings.stateDir,

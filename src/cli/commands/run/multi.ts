@@ -3,11 +3,10 @@ import { ConfigError } from '../../../api/errors.js';
 import { MultiDaemon } from '../../../daemon/multi/multi-daemon.js';
 import type { DaemonConfig } from '../../../daemon/config.js';
 import { policyFromFlags } from '../../policy.js';
-import { resolveSettings } from '../../settings.js';
 import type { CommandIo } from '../../io.js';
 import { daemonConfigOf, isStartError, runLogger, untilStopped } from './action.js';
 import type { RunFlags } from './command.js';
-import { modeOf, settingsFrom, type Settings } from './settings.js';
+import { modeOf, reloadedConfig, settingsFrom, type Settings } from './settings.js';
 import { checkSuffixes, environmentView } from './workspaces.js';
 
 interface Resolved {
@@ -38,7 +37,10 @@ async function resolveAll(dirArg: string, flags: RunFlags, io: CommandIo, enviro
       config: (log) => ({
         ...daemonConfigOf(settings, policy, log, view.env),
         // Its own variables, read again at SIGHUP (a rotated token file, a moved URL).
-        reloadConnection: () => resolveSettings(settings.dir, environmentView(name, flags, io.env).flags, environmentView(name, flags, io.env).env).connection,
+        reloadConfig: () => {
+          const again = environmentView(name, flags, io.env);
+          return reloadedConfig(settings.dir, again.flags, again.env);
+        },
       }),
     });
   }

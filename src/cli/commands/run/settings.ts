@@ -4,6 +4,7 @@ import { ConfigError } from '../../../api/errors.js';
 import { formatDiagnostic } from '../../../core/diagnostics.js';
 import { resolve } from 'node:path';
 import type { DaemonConfig } from '../../../daemon/daemon.js';
+import type { ReloadedConfig } from '../../../daemon/config.js';
 import { parseListen, type ListenAddress } from '../../../daemon/http.js';
 import { isLogLevel } from '../../../daemon/logger.js';
 import { FreezeWindowError, parseFreezeWindow, type FreezeWindow } from '../../../daemon/freeze.js';
@@ -108,6 +109,12 @@ export async function settingsFrom(dirArg: string, flags: RunFlags, env: Readonl
   const writeBack = resolveWriteBack(flags, env, { dir, stateDir: settings.stateDir, cwd }, configured.connection.insecure === true);
   if (writeBack) settings.writeBack = writeBack;
   return settings;
+}
+
+/** What SIGHUP reads again (environment, wsync.yaml, token file; the flags stay as started); throws as a start would. */
+export function reloadedConfig(dir: string, flags: RunFlags, env: Readonly<Record<string, string | undefined>>): ReloadedConfig {
+  const configured = resolveSettings(dir, flags, env);
+  return { connection: configured.connection, freeze: freezeWindows(flags, env, configured.freeze) };
 }
 
 /** The freeze windows: the flags', else WSYNC_FREEZE's (split by ";"), else wsync.yaml's; a bad one is a UsageError naming where it is. */
