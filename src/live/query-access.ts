@@ -7,7 +7,7 @@ import { ApiError } from '../api/errors.js';
 import type { ApiClient } from '../api/types.js';
 import type { Desired, KindName, LiveState, QueryAccess } from '../core/types.js';
 import { KINDS } from '../kinds/index.js';
-import { indexLive, liveWithKey, type LiveIndex } from '../plan/live-index.js';
+import { indexLive, liveWithKey, shareIndex, type LiveIndex } from '../plan/live-index.js';
 import type { PlanMemo } from '../plan/plan-memo.js';
 
 /** The APL query endpoint every client of the service uses (axiom-go `Datasets.Query`). */
@@ -28,7 +28,7 @@ export interface QueryAccessOptions {
 export async function withQueryAccess(client: ApiClient, desired: Desired, live: LiveState, options: QueryAccessOptions = {}): Promise<LiveState> {
   const { memo, now = new Date() } = options;
   const datasets = datasetsOfUnlisted(desired, live, memo);
-  if (datasets.length === 0) return sharingIndex({ ...live, queryAccess: {} }, live, memo);
+  if (datasets.length === 0) return shareIndex({ ...live, queryAccess: {} }, live, memo);
   const before = client.stats.requests;
   const answers = await Promise.all(
     datasets.map(async (entry) => {
@@ -36,13 +36,7 @@ export async function withQueryAccess(client: ApiClient, desired: Desired, live:
       return [dataset, madeByThisTree(desired, live, kind, dataset) ? NEW_DATASET : await tryQuery(client, dataset, now)] as const;
     }),
   );
-  return sharingIndex({ ...live, queryAccess: Object.fromEntries(answers), requests: live.requests + client.stats.requests - before }, live, memo);
-}
-
-/** `made` holds the objects of `from`: the index the memo made of `from` serves it as well. */
-function sharingIndex(made: LiveState, from: LiveState, memo: PlanMemo | undefined): LiveState {
-  if (memo?.lastIndex?.live === from) memo.lastIndex = { live: made, index: memo.lastIndex.index };
-  return made;
+  return shareIndex({ ...live, queryAccess: Object.fromEntries(answers), requests: live.requests + client.stats.requests - before }, live, memo);
 }
 
 /** A dataset this tree creates: no monitor can be on it yet, so the list hides none. */

@@ -2,9 +2,10 @@
 // that only real differences remain, then walked into field-level diffs.
 import type { FieldDiff, JsonObject, JsonValue } from '../core/types.js';
 import type { KindModule } from '../kinds/types.js';
-import { canonicalJson, compareText, dropEmpty, dropEmptyObject, isEmptyValue, isJsonObject, jsonEqual } from '../core/json.js';
+import { compareText, dropEmptyObject, isEmptyValue, isJsonObject, jsonEqual } from '../core/json.js';
 import { findPaths, getAt, isPrefix, withValueAt, withValuesAt, withoutValuesAt } from '../core/json-paths.js';
 import { withoutAbsentTimes } from '../core/time.js';
+import { canonicalSet, canonicalTime, defaultsOf, equalWhenCompared } from './compare-equal.js';
 import { compareSecrets, type SecretState } from './secrets.js';
 
 export interface CompareInput {
@@ -28,7 +29,7 @@ export interface Comparison {
   secretUnknown: boolean;
 }
 
-interface RawDiff {
+export interface RawDiff {
   segments: string[];
   before?: JsonValue;
   after?: JsonValue;
@@ -60,6 +61,13 @@ function alignedLive(input: CompareInput): JsonObject | undefined {
 }
 
 function rawDifferences(input: CompareInput, live: JsonObject | undefined): RawDiff[] {
+  // Most resources equal their live objects: that is told without the copies the walk makes.
+  if (live !== undefined && equalWhenCompared(input.module, input.desired, live, input.ignore)) return [];
+  return walkedDifferences(input, live);
+}
+
+/** rawDifferences by the walk alone (exported for the test that holds the shortcut to it). */
+export function walkedDifferences(input: CompareInput, live: JsonObject | undefined): RawDiff[] {
   const { module, desired, ignore } = input;
   // With nothing live, the diff shows what the file says; the server's defaults are no news.
   const desiredClean = clean(module, desired, ignore, [], live !== undefined);
@@ -80,7 +88,7 @@ export function compareSpecs(input: CompareInput): Comparison {
   const { module, desired, ignore } = input;
   const live = alignedLive(input);
   const raw = rawDifferences(input, live);
-  const interpolated = input.interpolated.map((p) => keyedSegments(module, desired, p));
+  const interpolated = raw.length === 0 ? [] : input.interpolated.map((p) => keyedSegments(module, desired, p));
   const diffs: FieldDiff[] = raw.map((d) => {
     if (interpolated.some((p) => isPrefix(d.segments, p) || isPrefix(p, d.segments))) {
       return { path: displayPath(d.segments), sensitive: true };
@@ -102,23 +110,6 @@ export function compareSpecs(input: CompareInput): Comparison {
  * "no time" out (absent ≡ empty), server defaults in where the field is absent, ignored and
  * computed fields out.
  */
-const DEFAULTS = new WeakMap<KindModule, (readonly [readonly string[], JsonValue])[]>();
-
-/** The kind's defaults as paths and values, split once per kind. */
-function defaultsOf(module: KindModule): (readonly [readonly string[], JsonValue])[] {
-  let defaults = DEFAULTS.get(module);
-  if (!defaults) {
-    defaults = [];
-    for (const [path, value] of Object.entries(module.defaults)) {
-      // As clean leaves it: an empty default ("", [], {}) means the field is absent.
-      const kept = dropEmpty(value);
-      if (kept !== undefined) defaults.push([path.split('.'), kept]);
-    }
-    DEFAULTS.set(module, defaults);
-  }
-  return defaults;
-}
-
 function clean(
   module: KindModule,
   spec: JsonObject,
@@ -213,15 +204,11 @@ export function keyedSegments(module: KindModule, spec: JsonObject, segments: re
 function canonical(module: KindModule, spec: JsonObject): JsonObject {
   const puts: [readonly string[], JsonValue][] = [];
   for (const found of findPaths(spec, module.timestamps)) {
-    if (typeof found.value !== 'string') continue;
-    const instant = Date.parse(found.value);
-    if (!Number.isNaN(instant)) puts.push([found.segments, new Date(instant).toISOString()]);
+    const instant = canonicalTime(found.value);
+    if (instant !== found.value) puts.push([found.segments, instant]);
   }
   for (const found of findPaths(spec, module.setFields)) {
-    if (!Array.isArray(found.value)) continue;
-    const unique = new Map<string, JsonValue>();
-    for (const item of found.value) unique.set(typeof item === 'string' ? `s${item}` : canonicalJson(item), item);
-    puts.push([found.segments, [...unique.keys()].sort().map((k) => unique.get(k) as JsonValue)]);
+    if (Array.isArray(found.value)) puts.push([found.segments, canonicalSet(found.value)]);
   }
   return withValuesAt(spec, puts);
 }

@@ -116,9 +116,28 @@ export function resolveIdFromLive(live: LiveState): ResolveId {
   return resolveIdIn(readEntries(live).byId);
 }
 
+/**
+ * The index of each live state indexed without a memo (a plan's query-access check, then its
+ * planner, then apply): a live state is never changed once read, and its index reads only its objects.
+ */
+const INDEXED = new WeakMap<LiveState, LiveIndex>();
+
+/** `made` holds the objects of `from` (a copy with more members): the index of `from` serves it as well. */
+export function shareIndex(made: LiveState, from: LiveState, memo: PlanMemo | undefined): LiveState {
+  if (memo?.lastIndex?.live === from) memo.lastIndex = { live: made, index: memo.lastIndex.index };
+  const index = INDEXED.get(from);
+  if (index) INDEXED.set(made, index);
+  return made;
+}
+
 export function indexLive(live: LiveState, memo?: PlanMemo): LiveIndex {
   // Apply indexes the very live state the planner just indexed: the index is never changed once made.
   if (memo?.lastIndex?.live === live) return memo.lastIndex.index;
+  if (!memo) {
+    let index = INDEXED.get(live);
+    if (!index) INDEXED.set(live, (index = indexWhole(live)));
+    return index;
+  }
   const last = memo?.lastIndex;
   const index = (last && memo && indexAfterReadBack(last.live, live, last.index, memo)) ?? indexWhole(live, memo);
   if (memo) memo.lastIndex = { live, index };

@@ -37,6 +37,7 @@ export function compareSecrets(
   ignore: readonly string[][],
   state: SecretState,
 ): SecretComparison {
+  if (module.secretFields.length === 0) return { diffs: [], unknown: false };
   const wanted = byPointer(findPaths(desired, module.secretFields).filter((f) => !isBlank(f.value)));
   const present = byPointer(live === undefined ? [] : findPaths(live, module.secretFields));
   const pointers = [...new Set([...wanted.keys(), ...present.keys()])].sort();
