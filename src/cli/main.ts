@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withOwnCredentials } from '../core/own-credentials.js';
 import { packageRoot } from '../util/package-root.js';
-import { registerCommands, type CommandContext } from './commands/index.js';
+import { registerCommands, soleCommand, type CommandContext } from './commands/index.js';
 import { shortUsageErrors } from './help.js';
 import { processIo, type CommandIo } from './io.js';
 import { expandPruneSpellings, PolicyFlagError } from './policy.js';
@@ -14,7 +14,11 @@ function version(): string {
   return pkg.version;
 }
 
-export function createProgram(context: CommandContext = { io: processIo(), exit: () => undefined }): Command {
+/**
+ * The program with every command, or with only `only` (a run that names its command: the others'
+ * modules are not loaded).
+ */
+export async function createProgram(context: CommandContext = { io: processIo(), exit: () => undefined }, only?: string): Promise<Command> {
   const { io } = context;
   const program = new Command('wsync')
     .description('Keep an observability workspace equal to a directory of YAML files.')
@@ -23,7 +27,7 @@ export function createProgram(context: CommandContext = { io: processIo(), exit:
     // Before the commands are added, so that they inherit it: a usage error or --help ends in an
     // exception main turns into the exit code, never in process.exit.
     .exitOverride();
-  registerCommands(program, context);
+  await registerCommands(program, context, only);
   shortUsageErrors(program);
   return program;
 }
@@ -39,7 +43,7 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
 
 async function runMain(argv: string[], io: CommandIo): Promise<number> {
   let exitCode = 0;
-  const program = createProgram({ io, exit: (code) => (exitCode = code) });
+  const program = await createProgram({ io, exit: (code) => (exitCode = code) }, soleCommand(argv));
   try {
     await program.parseAsync(expandKindLists(expandPruneSpellings(argv)));
   } catch (err) {

@@ -1,22 +1,14 @@
 // The CLI's help and usage errors (issue #29): every command's --help ends with examples and lists
 // the WSYNC_* variables it reads; a mistyped option is a short error; --kinds is --kind.
 import { describe, expect, it } from 'vitest';
-import type { Command } from 'commander';
 import { expandKindLists } from '../../src/cli/selection.js';
 import { createProgram } from '../../src/cli/main.js';
-import { runCli } from '../support/cli.js';
+import { helpOf, runCli } from '../support/cli.js';
 import { useScratch } from '../support/tree.js';
 
 const scratch = useScratch('wsync-help-');
 
-function helpOf(cmd: Command): string {
-  let text = '';
-  cmd.configureOutput({ writeOut: (s) => (text += s) });
-  cmd.outputHelp();
-  return text;
-}
-
-const commands = createProgram().commands;
+const commands = (await createProgram()).commands;
 
 describe('every command\'s --help', () => {
   it('covers every command', () => {

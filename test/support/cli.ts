@@ -4,6 +4,7 @@
 // spawnCli runs `node bin/wsync.js ...` (which loads dist/; build first) for the tests that are about
 // the process: signals, crash points, exit, the README block, the image (files named *.e2e.test.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Command } from 'commander';
 import { EventEmitter } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -204,4 +205,12 @@ export function spawnNode(args: string[], options: CliOptions = {}): RunningCli 
     stdout: () => stdout,
     stderr: () => stderr,
   };
+}
+
+/** What `--help` prints for `cmd` (a command of createProgram()). */
+export function helpOf(cmd: Command): string {
+  let text = '';
+  cmd.configureOutput({ writeOut: (s) => (text += s) });
+  cmd.outputHelp();
+  return text;
 }

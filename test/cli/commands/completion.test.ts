@@ -11,7 +11,7 @@ import { runCli } from '../../support/cli.js';
 import { useScratch } from '../../support/tree.js';
 
 const scratch = useScratch('wsync-completion-');
-const program = createProgram();
+const program = await createProgram();
 const names = program.commands.map((c) => c.name());
 
 /** What bash's completion offers for the words typed so far (the last one being completed). */
