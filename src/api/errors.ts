@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import { connectFailureText } from './reachability.js';
 import type { HttpMethod } from './types.js';
 
@@ -73,7 +72,8 @@ function apiErrorMessage(init: ApiErrorInit): string {
       if (init.method === 'POST') text += '; the server may or may not have applied it';
     }
   } else {
-    const reason = STATUS_CODES[init.status];
+    // Taken when needed: node:http is start-up time for every command that imports ConfigError.
+    const reason = process.getBuiltinModule('node:http').STATUS_CODES[init.status];
     text = `${where}: ${init.status}${reason ? ` ${reason}` : ''}`;
     if (init.serverMessage) text += `: ${init.serverMessage}`;
     if (init.limit) text += ` (${init.limit})`;
