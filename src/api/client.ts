@@ -5,6 +5,7 @@ import { safeLine } from '../core/safe-text.js';
 import type { JsonValue } from '../core/types.js';
 import { ApiError } from './errors.js';
 import { createAgent, httpRequest } from './http.js';
+import { readJsonBody } from './json-body.js';
 import { RateLimiter, systemClock } from './rate-limiter.js';
 import { isCertificateError, isConnectFailure, Reachability } from './reachability.js';
 import { backoffDelay, DEFAULT_BACKOFF, parseNumber, parseRateLimitReset, parseRetryAfter } from './retry.js';
@@ -23,12 +24,17 @@ const MAX_RATE_WAIT_MS = 120_000;
 const MAX_SERVER_MESSAGE = 500;
 
 
-interface Answered {
+type Answered = {
   answered: true;
   status: number;
   headers: Record<string, string>;
-  text: string;
-}
+} & (
+  | { text: string }
+  /** A successful answer that is an array, parsed as it arrived (json-body.ts). */
+  | { value: unknown }
+  /** The start of a successful answer's text that is not JSON: all that its message quotes. */
+  | { notJson: string }
+);
 type Attempt = Answered | { answered: false; code: string; detail: string; notSent: boolean };
 
 class AttemptTimeout extends Error {}
@@ -154,16 +160,15 @@ interface Where {
 }
 
 function parseBody<T>(result: Answered, where: Where, attempts: number, token: () => string): T {
+  if ('value' in result) return result.value as T;
+  const notJson = (text: string): ApiError =>
+    new ApiError({ ...where, status: result.status, serverMessage: scrub(`the answer is not JSON: ${oneLine(text)}`, token), attempts });
+  if ('notJson' in result) throw notJson(result.notJson);
   if (result.text.trim() === '') return null as T;
   try {
     return JSON.parse(result.text) as T;
   } catch {
-    throw new ApiError({
-      ...where,
-      status: result.status,
-      serverMessage: scrub(`the answer is not JSON: ${oneLine(result.text)}`, token),
-      attempts,
-    });
+    throw notJson(result.text);
   }
 }
 
@@ -171,7 +176,7 @@ function errorOf(result: Attempt, where: Where, attempts: number, token: () => s
   if (!result.answered) {
     return new ApiError({ ...where, code: result.code, detail: result.detail, noAnswer: true, notSent: result.notSent, attempts });
   }
-  const { message, code } = serverError(result.text);
+  const { message, code } = serverError('text' in result ? result.text : '');
   return new ApiError({
     ...where,
     status: result.status,
@@ -307,8 +312,9 @@ async function send(
   const timer = setTimeout(() => controller.abort(new AttemptTimeout()), timeoutMs);
   try {
     const res = await httpRequest(agent, url, { method, headers, ...(body !== undefined ? { body } : {}), signal: controller.signal });
-    const text = await res.body.text();
-    return { answered: true, status: res.statusCode, headers: flattenHeaders(res.headers), text };
+    const answer = { answered: true as const, status: res.statusCode, headers: flattenHeaders(res.headers) };
+    if (res.statusCode >= 200 && res.statusCode < 300) return { ...answer, ...(await readJsonBody(res.body)) };
+    return { ...answer, text: await res.body.text() };
   } catch (err) {
     if (controller.signal.aborted) throw new AttemptTimeout();
     throw err;

@@ -16,12 +16,12 @@ export function referenceNames(reference: Reference, spec: JsonObject): Referenc
   const field = reference.field.split('.');
   const value = getAt(spec, field);
   if (reference.keyed) {
-    return isJsonObject(value) ? Object.keys(value).map((name) => ({ name, segments: [...field, name] })) : [];
+    return isJsonObject(value) ? Object.keys(value).map((name) => ({ name, segments: field.concat(name) })) : [];
   }
   if (reference.many && Array.isArray(value)) {
     const out: ReferenceName[] = [];
     value.forEach((item, index) => {
-      if (typeof item === 'string') out.push({ name: item, segments: [...field, index] });
+      if (typeof item === 'string') out.push({ name: item, segments: (field as (string | number)[]).concat(index) });
     });
     return out;
   }

@@ -127,6 +127,7 @@ class Use implements ReferenceUse {
  * file cache hands back the same objects edit after edit (finding them again for every resource was
  * a visible share of every reconcile: docs/incremental.md, "Figures behind the code").
  */
+const NO_USES: readonly ReferenceUse[] = Object.freeze([]);
 const usesOfSpec = new WeakMap<JsonObject, { kind: KindName; uses: readonly ReferenceUse[] }>();
 
 export function referenceUses(kind: KindName, spec: JsonObject): readonly ReferenceUse[] {
@@ -140,8 +141,10 @@ export function referenceUses(kind: KindName, spec: JsonObject): readonly Refere
       uses.push(new Use(reference, name, referenceKey(reference.target, name), segments));
     }
   }
-  usesOfSpec.set(spec, { kind, uses });
-  return uses;
+  // Kept for as long as the spec: a copy holds no room for more (one a spec, for every spec of a tree).
+  const kept = uses.length === 0 ? NO_USES : uses.slice();
+  usesOfSpec.set(spec, { kind, uses: kept });
+  return kept;
 }
 
 export interface ReferenceContext {

@@ -356,6 +356,16 @@ describe('errors', () => {
     const err = await failure(client(server.url).request({ method: 'GET', path: '/v2/monitors' }));
     expect(err.message).toMatch(/^GET \/v2\/monitors: 200 OK: the answer is not JSON/);
   });
+
+  it('reads a long list as JSON.parse reads it whole, and quotes the start of one that is not JSON', async () => {
+    const items = Array.from({ length: 5000 }, (_, i) => ({ id: `mon_${i}`, name: `monitor \u00e9 ${i}`, notifierIds: [`n${i}`] }));
+    const good = await serve(() => ({ status: 200, body: `\n ${JSON.stringify(items, null, 1)}\n` }));
+    expect((await client(good.url).request({ method: 'GET', path: '/v2/monitors' })).body).toEqual(items);
+    const broken = `${JSON.stringify(items).slice(0, -1)},]`;
+    const bad = await serve(() => ({ status: 200, body: broken }));
+    const err = await failure(client(bad.url).request({ method: 'GET', path: '/v2/monitors' }));
+    expect(err.message).toBe(`GET /v2/monitors: 200 OK: the answer is not JSON: ${broken.slice(0, 500)}…`);
+  });
 });
 
 async function closedPort(): Promise<number> {

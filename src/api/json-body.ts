@@ -1,0 +1,166 @@
+// A successful answer's JSON, read as it arrives. Read whole, a large list's text and the buffers it
+// was decoded from were held with the objects made of it, and were a large share of what a plan
+// held at its peak (docs/incremental.md, "Memory of a one-shot plan"). A top-level array is parsed
+// a run of whole elements at a time, as soon as the run's last byte is in; any other answer is read
+// whole, as before. Either way the value is what JSON.parse of the whole text gives, and a text
+// that is not JSON fails the same, quoting the same start of it.
+
+/** The answer's value; or its text (not an array: parsed by the caller); or the start of a text that is not JSON. */
+export type JsonBody = { value: unknown } | { text: string } | { notJson: string };
+
+const OPEN = 0x5b; // [
+const CLOSE = 0x5d; // ]
+const OPEN_OBJECT = 0x7b; // {
+const CLOSE_OBJECT = 0x7d; // }
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+/** What a caller quotes of a text that is not JSON is at most this long (client.ts, oneLine): the start kept is safely more. */
+const QUOTED_START = 1024;
+
+function isSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+
+/**
+ * Splits an array's text at its top-level commas as bytes arrive. Structural bytes are ASCII and
+ * never part of a multi-byte UTF-8 character, so every cut falls between characters.
+ */
+class ArraySplitter {
+  readonly items: unknown[] = [];
+  private depth = 1;
+  private inString = false;
+  private escaped = false;
+  /** The bytes of the elements not parsed yet (from after the last cut). */
+  private pending: Buffer[] = [];
+  private sawComma = false;
+  /** Set once the closing bracket is read: only whitespace may follow. */
+  closed = false;
+  failed = false;
+
+  push(chunk: Buffer): void {
+    if (this.failed) return;
+    if (this.closed) {
+      for (const byte of chunk) if (!isSpace(byte)) this.failed = true;
+      return;
+    }
+    let lastCut = -1;
+    let { depth, inString, escaped } = this;
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i] as number;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (byte === BACKSLASH) escaped = true;
+        else if (byte === QUOTE) inString = false;
+        continue;
+      }
+      if (byte === QUOTE) inString = true;
+      else if (byte === OPEN || byte === OPEN_OBJECT) depth++;
+      else if (byte === CLOSE || byte === CLOSE_OBJECT) {
+        depth--;
+        if (depth === 0) {
+          // `[1}`: only a bracket closes the array.
+          if (byte !== CLOSE) {
+            this.failed = true;
+            return;
+          }
+          this.cut(chunk, i, true);
+          this.closed = true;
+          for (let j = i + 1; j < chunk.length; j++) if (!isSpace(chunk[j] as number)) this.failed = true;
+          return;
+        }
+      } else if (byte === COMMA && depth === 1) {
+        lastCut = i;
+      }
+    }
+    Object.assign(this, { depth, inString, escaped });
+    if (lastCut >= 0) this.cut(chunk, lastCut, false);
+    this.pending.push(lastCut >= 0 ? chunk.subarray(lastCut + 1) : chunk);
+  }
+
+  /** Parses what is pending and `chunk` up to `end` (a comma, or the closing bracket when `last`). */
+  private cut(chunk: Buffer, end: number, last: boolean): void {
+    const run = this.pending.length === 0 ? chunk.subarray(0, end) : Buffer.concat([...this.pending, chunk.subarray(0, end)]);
+    this.pending = [];
+    const text = run.toString('utf8');
+    if (text.trim() === '') {
+      // `[]` and `[ ]` hold nothing; `[,1]`, `[1,,2]` and `[1,]` are not JSON.
+      if (!last || this.sawComma) this.failed = true;
+      return;
+    }
+    if (!last) this.sawComma = true;
+    let parsed: unknown[];
+    try {
+      parsed = JSON.parse(`[${text}]`) as unknown[];
+    } catch {
+      this.failed = true;
+      return;
+    }
+    for (const item of parsed) this.items.push(item);
+  }
+}
+
+/**
+ * The start of the text, kept for the message of an answer that is not JSON. The message quotes
+ * the text with its whitespace collapsed, cut after a few hundred characters: a start that still
+ * holds more than QUOTED_START characters once collapsed is quoted exactly as the whole.
+ */
+class TextStart {
+  private readonly pieces: Buffer[] = [];
+  private length = 0;
+  private checkAt = QUOTED_START * 4;
+  private enough = false;
+
+  push(chunk: Buffer): void {
+    if (this.enough) return;
+    this.pieces.push(chunk);
+    this.length += chunk.length;
+    if (this.length < this.checkAt) return;
+    this.enough = decode(this.pieces).replace(/\s+/g, ' ').trimStart().length > QUOTED_START + 1;
+    this.checkAt = this.length * 2;
+  }
+
+  text(): string {
+    return decode(this.pieces);
+  }
+}
+
+function decode(chunks: Buffer[]): string {
+  if (chunks.length === 0) return '';
+  const buffer = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+  // As undici's text(): a UTF-8 byte order mark is not part of the text.
+  const start = buffer.length > 2 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+  return buffer.toString('utf8', start);
+}
+
+/** Reads a successful answer's body: see JsonBody. */
+export async function readJsonBody(body: AsyncIterable<Buffer>): Promise<JsonBody> {
+  const start = new TextStart();
+  // The bytes before the first that is not whitespace (a byte order mark aside): which kind of text it is.
+  let head: Buffer = Buffer.alloc(0);
+  let scanned = 0;
+  let splitter: ArraySplitter | undefined;
+  let whole: Buffer[] | undefined;
+  for await (const chunk of body) {
+    start.push(chunk);
+    if (splitter) splitter.push(chunk);
+    else if (whole) whole.push(chunk);
+    else {
+      head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
+      // Only once three bytes are in can a byte order mark be told from the start of a text.
+      if (head.length < 3) continue;
+      const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+      let at = Math.max(scanned, bom ? 3 : 0);
+      while (at < head.length && isSpace(head[at] as number)) at++;
+      scanned = at;
+      if (at === head.length) continue;
+      if (head[at] === OPEN) {
+        splitter = new ArraySplitter();
+        splitter.push(head.subarray(at + 1));
+      } else whole = [head];
+    }
+  }
+  if (!splitter) return { text: decode(whole ?? [head]) };
+  if (splitter.failed || !splitter.closed) return { notJson: start.text() };
+  return { value: splitter.items };
+}
