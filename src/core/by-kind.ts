@@ -19,8 +19,9 @@ export class ByKind<V> {
   set(kind: KindName, key: string, value: V): void {
     let map = this.byKind.get(kind);
     if (!map) this.byKind.set(kind, (map = new Map()));
-    if (!map.has(key)) this.size++;
+    const before = map.size;
     map.set(key, value);
+    this.size += map.size - before;
   }
 
   delete(kind: KindName, key: string): void {

@@ -16,6 +16,9 @@ export function isAbsentTime(value: JsonValue | undefined): boolean {
 
 /** A copy of `spec` without the timestamps (dotted patterns) that mean "no time". */
 export function withoutAbsentTimes(spec: JsonObject, patterns: readonly string[]): JsonObject {
+  // Every object of a workspace passes here (live reads, diffs): a top-level field is looked at
+  // directly, and the spec itself is handed back when no time in it is absent.
+  if (!patterns.some((p) => p.includes('.') || p === '*' || (Object.hasOwn(spec, p) && isAbsentTime(spec[p])))) return spec;
   const absent = findPaths(spec, patterns).filter((found) => isAbsentTime(found.value));
   return withoutValuesAt(spec, absent.map((found) => found.segments));
 }

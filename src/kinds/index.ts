@@ -30,7 +30,8 @@ function withSharedRules<Module extends KindModule>(module: Module): Module {
     keyOf: (name, spec) => module.keyOf(name, spec).normalize('NFC'),
     fromWire: (raw, resolveId) => {
       const read = module.fromWire(raw, resolveId);
-      return { ...read, spec: withoutAbsentTimes(read.spec, module.timestamps) };
+      const spec = withoutAbsentTimes(read.spec, module.timestamps);
+      return spec === read.spec ? read : { ...read, spec };
     },
   };
 }

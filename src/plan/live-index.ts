@@ -33,13 +33,19 @@ function byIdOf<V>(entries: readonly LiveEntry[], value: (entry: LiveEntry) => V
   return byId;
 }
 
-function liveObjectsInOrder(live: LiveState): [KindName, LiveObject][] {
-  const out: [KindName, LiveObject][] = [];
+/** Each kind's live objects, kinds in KIND_NAMES order, ids sorted within a kind (a list mostly comes sorted: then it is used as it is). */
+function liveObjectsInOrder(live: LiveState): [KindName, readonly LiveObject[]][] {
+  const out: [KindName, readonly LiveObject[]][] = [];
   for (const kind of KIND_NAMES) {
-    const objects = [...(live.objects[kind] ?? [])].sort((a, b) => compareText(a.id, b.id));
-    for (const object of objects) out.push([kind, object]);
+    const objects = live.objects[kind] ?? [];
+    out.push([kind, isSortedById(objects) ? objects : [...objects].sort((a, b) => compareText(a.id, b.id))]);
   }
   return out;
+}
+
+function isSortedById(objects: readonly LiveObject[]): boolean {
+  for (let i = 1; i < objects.length; i++) if (compareText((objects[i - 1] as LiveObject).id, (objects[i] as LiveObject).id) > 0) return false;
+  return true;
 }
 
 function sameLookups(lookups: MemoizedEntry['lookups'], resolveId: ResolveId): boolean {
@@ -64,8 +70,10 @@ export function entryOf(kind: KindName, object: LiveObject, resolveId: ResolveId
   return entry;
 }
 
-function entriesWith(objects: [KindName, LiveObject][], resolveId: ResolveId, memo: PlanMemo | undefined): LiveEntry[] {
-  return objects.map(([kind, object]) => entryOf(kind, object, resolveId, memo));
+function entriesWith(objects: [KindName, readonly LiveObject[]][], resolveId: ResolveId, memo: PlanMemo | undefined): LiveEntry[] {
+  const entries: LiveEntry[] = [];
+  for (const [kind, ofKind] of objects) for (const object of ofKind) entries.push(entryOf(kind, object, resolveId, memo));
+  return entries;
 }
 
 /**
@@ -80,20 +88,19 @@ function readEntries(live: LiveState, memo?: PlanMemo): { entries: LiveEntry[]; 
   const read = new Set<KindName>();
   let early = false;
   const firstById = new ByKind<LiveEntry>();
-  const firstEntries = objects.map(([kind, object]) => {
-    read.add(kind);
-    const entry = entryOf(
-      kind,
-      object,
-      (target, id) => {
-        if (!read.has(target) || (target === kind && !firstById.has(target, id))) early = true;
-        return firstById.get(target, id)?.key;
-      },
-      memo,
-    );
-    firstById.set(kind, object.id, entry);
-    return entry;
-  });
+  const firstEntries: LiveEntry[] = [];
+  for (const [kind, ofKind] of objects) {
+    if (ofKind.length > 0) read.add(kind);
+    const resolveId: ResolveId = (target, id) => {
+      if (!read.has(target) || (target === kind && !firstById.has(target, id))) early = true;
+      return firstById.get(target, id)?.key;
+    };
+    for (const object of ofKind) {
+      const entry = entryOf(kind, object, resolveId, memo);
+      firstById.set(kind, object.id, entry);
+      firstEntries.push(entry);
+    }
+  }
   if (!early) return { entries: firstEntries, byId: firstById };
 
   let keys = byIdOf(firstEntries, (e) => e.key);

@@ -16,7 +16,7 @@ import { indexLive, liveWithKey, type LiveIndex } from './live-index.js';
 import { orderChanges, type Ordered } from './ordering.js';
 import { applySafetyRules, ownershipOf } from './ownership.js';
 import { planDeclaredOnce, type PlanMemo } from './plan-memo.js';
-import { checkReferences, nameIndexFrom, referenceUses, type NameIndex } from './references.js';
+import { checkReferences, nameIndexFrom, referenceUses, type NameIndex, type ReferenceContext } from './references.js';
 import { isSelected, unmatchedSelection, type Selection } from './selection.js';
 import { planRetired, planUndeclared, withoutRetired, type UndeclaredContext } from './undeclared.js';
 
@@ -148,8 +148,11 @@ function planWhole(desired: Desired, allLive: LiveState, inventory: Inventory, p
   // A subset never prunes: what lies outside it is not looked at.
   const undeclared: Undeclared[] = [];
   for (const kind of selection ? [] : KIND_NAMES) {
-    for (const [key, entries] of liveIndex.byKey.get(kind) ?? []) {
+    const perKey = liveIndex.byKey.get(kind);
+    // Keys first: most are declared, and their entries are not needed here.
+    for (const key of perKey?.keys() ?? []) {
       if (declared.has(kind, key) || renamedAway.has(kind, key)) continue;
+      const entries = perKey?.get(key) ?? [];
       const before = diagnostics.length;
       const change = planUndeclared(kind, entries, undeclaredContext);
       if (snapshot && diagnostics.length > before) snapshot.undeclaredDiagnostics.set(kind, key, diagnostics.slice(before));
@@ -222,16 +225,28 @@ export interface ReferenceInputs {
   live: LiveState;
 }
 
+/** The reference check's view of `inputs`, made once per inputs (a plan checks every resource with the same). */
+const CONTEXTS = new WeakMap<ReferenceInputs, ReferenceContext>();
+
+function referenceContextOf(inputs: ReferenceInputs): ReferenceContext {
+  let context = CONTEXTS.get(inputs);
+  if (!context) {
+    context = {
+      names: inputs.names,
+      changeFor: (kind, key) => inputs.changeOf.get(kind, key),
+      deleted: inputs.deleted,
+      unavailable: (kind) => inputs.live.unavailable?.[kind],
+    };
+    CONTEXTS.set(inputs, context);
+  }
+  return context;
+}
+
 /** The resource's references checked, and the changes they must wait for set on its change; undefined for an abandoned one. */
 export function checkDeclaredReferences(resource: DesiredResource, inputs: ReferenceInputs): { diagnostics: Diagnostic[]; dependsOn: string[] } | undefined {
   // An abandoned object is never written: what it refers to is no longer wsync's business.
   if (isAbandoned(resource)) return undefined;
-  const check = checkReferences(resource, specOf(resource), {
-    names: inputs.names,
-    changeFor: (kind, key) => inputs.changeOf.get(kind, key),
-    deleted: inputs.deleted,
-    unavailable: (kind) => inputs.live.unavailable?.[kind],
-  });
+  const check = checkReferences(resource, specOf(resource), referenceContextOf(inputs));
   const change = inputs.changeOf.get(resource.kind, resource.key);
   if (change) change.dependsOn = check.dependsOn;
   return check;

@@ -169,22 +169,18 @@ function locate(resource: DesiredResource, pointer: string): Pick<Diagnostic, 'f
   return { file: at.file, line: at.line, column: at.column };
 }
 
+/** An error of one use of a reference. */
+function problemOf(resource: DesiredResource, use: ReferenceUse, code: string, message: string): Diagnostic {
+  return { severity: 'error', code, kind: resource.kind, name: resource.name, field: use.label, message, ...locate(resource, use.pointer) };
+}
+
 export function checkReferences(resource: DesiredResource, spec: JsonObject, context: ReferenceContext): ReferenceCheck {
   const diagnostics: Diagnostic[] = [];
-  const dependsOn = new Set<string>();
+  // Made when a first use must wait: most resources refer only to objects that exist.
+  let dependsOn: Set<string> | undefined;
   for (const use of referenceUses(resource.kind, spec)) {
     const { target } = use.reference;
-    const problem = (code: string, message: string): void => {
-      diagnostics.push({
-        severity: 'error',
-        code,
-        kind: resource.kind,
-        name: resource.name,
-        field: use.label,
-        message,
-        ...locate(resource, use.pointer),
-      });
-    };
+    const problem = (code: string, message: string): number => diagnostics.push(problemOf(resource, use, code, message));
     const ambiguous = context.names.ambiguousIds(target, use.key);
     if (ambiguous) {
       problem(
@@ -206,7 +202,7 @@ export function checkReferences(resource: DesiredResource, spec: JsonObject, con
       }
       // An object that does not exist yet (or gets a new id) must be written before the reference to it.
       const pending = change !== undefined && (change.id === undefined || change.action === 'replace');
-      if (pending && !use.reference.deferrable) dependsOn.add(changeRef(target, use.key));
+      if (pending && !use.reference.deferrable) (dependsOn ??= new Set()).add(changeRef(target, use.key));
       continue;
     }
     const id = context.names.idOf(target, use.key);
@@ -238,5 +234,5 @@ export function checkReferences(resource: DesiredResource, spec: JsonObject, con
       );
     }
   }
-  return { diagnostics, dependsOn: [...dependsOn].sort() };
+  return { diagnostics, dependsOn: dependsOn ? [...dependsOn].sort() : [] };
 }
