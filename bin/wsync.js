@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
+import { mainOfProcess } from '../dist/cli/main.js';
 
 // A reader that stopped early (`wsync plan --help | head`) closed the pipe: stop as a Unix tool
 // does, without a stack trace of the unhandled write error.
@@ -10,7 +10,7 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-main(process.argv).then(
+mainOfProcess(process.argv).then(
   (code) => {
     process.exitCode = code;
   },

@@ -41,6 +41,15 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
   return withOwnCredentials(() => runMain(argv, io));
 }
 
+/**
+ * Runs the CLI as its process's one run (bin/wsync.js): nothing else in the process reads or
+ * checks credentials, so the run's are the process's (own-credentials.ts, read outside any run)
+ * and it needs no scope of its own, whose AsyncLocalStorage would follow every promise it makes.
+ */
+export function mainOfProcess(argv: string[]): Promise<number> {
+  return runMain(argv, processIo());
+}
+
 async function runMain(argv: string[], io: CommandIo): Promise<number> {
   let exitCode = 0;
   const program = await createProgram({ io, exit: (code) => (exitCode = code) }, soleCommand(argv));
