@@ -91,6 +91,8 @@ export function namesOrIdsOf(resolveId: ResolveId, target: KindName, ids: string
  */
 export function alignIdReferences(desired: JsonValue | undefined, names: JsonValue | undefined, ids: readonly string[]): JsonValue | undefined {
   if (!Array.isArray(desired) || !Array.isArray(names) || names.length !== ids.length) return names;
+  // A file rarely names an object by its id: then there is nothing to put back.
+  if (!desired.some((name) => typeof name === 'string' && referencedId(name) !== undefined)) return names;
   const wanted = new Set(desired.filter((name): name is string => typeof name === 'string' && referencedId(name) !== undefined));
   if (wanted.size === 0) return names;
   return names.map((name, i) => (wanted.has(`${ID_REFERENCE_PREFIX}${ids[i] ?? ''}`) ? `${ID_REFERENCE_PREFIX}${ids[i] ?? ''}` : name));
@@ -108,6 +110,8 @@ export function datasetOfKey(key: string): string | undefined {
 
 /** The built-in value `name` stands for (`Owner` -> `owner`), or undefined when it names none. */
 export function builtinName(reference: Reference, name: string): string | undefined {
+  // Most references have no built-ins: no lower-cased copy of every name for them.
+  if (reference.builtins === undefined || reference.builtins.length === 0) return undefined;
   const lower = name.toLowerCase();
   return reference.builtins?.find((builtin) => builtin.toLowerCase() === lower);
 }

@@ -52,9 +52,14 @@ export interface PlanContext {
   self?: SelfIdentity;
 }
 
-function countBy<T>(items: Iterable<T>, keyOf: (item: T) => KindName): Map<KindName, number> {
+/** How many of `items` (those `counted`, when given) there are of each kind. */
+function countBy<T>(items: Iterable<T>, keyOf: (item: T) => KindName, counted?: (item: T) => boolean): Map<KindName, number> {
   const counts = new Map<KindName, number>();
-  for (const item of items) counts.set(keyOf(item), (counts.get(keyOf(item)) ?? 0) + 1);
+  for (const item of items) {
+    if (counted && !counted(item)) continue;
+    const kind = keyOf(item);
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
   return counts;
 }
 
@@ -171,10 +176,7 @@ function planWhole(desired: Desired, allLive: LiveState, inventory: Inventory, p
     policy,
     liveCount: countBy(liveIndex.entries, (e) => e.kind),
     desiredCount: countBy(desired.resources, (r) => r.kind),
-    ownedCount: countBy(
-      liveIndex.entries.filter((e) => ownership.entryFor(e.kind, e.object.id)),
-      (e) => e.kind,
-    ),
+    ownedCount: countBy(liveIndex.entries, (e) => e.kind, (e) => ownership.entryFor(e.kind, e.object.id) !== undefined),
   });
   // Before the held fingerprint is made: what would lock wsync out is held, never approvable.
   const lockouts = guardSelfLockout(changes, liveIndex, context.self, policy);
