@@ -8,6 +8,7 @@ import { readdir } from 'node:fs/promises';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { exportNameOf } from '../../src/source/validate/validator.js';
 import { useTestEmulator } from '../support/emulator.js';
 import { DEMO_SEED_FILE, ROOT } from '../support/paths.js';
 import { copyExamples, useScratch } from '../support/tree.js';
@@ -32,7 +33,8 @@ function expectedFiles(): string[] {
     .map((file) => file.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js'));
   const schemas = filesUnder(join(root, 'schemas')).filter((file) => file.endsWith('.json'));
   const readme = readdirSync(root).filter((file) => /^(README|LICENSE|LICENCE)(\..*)?$/i.test(file));
-  return [...readme, 'package.json', 'npm-shrinkwrap.json', 'bin/wsync.js', 'dist/source/validate/validators.cjs', ...compiled, ...schemas].sort();
+  const validators = schemas.map((file) => `dist/source/validate/validators/${exportNameOf(file.replace(/^schemas\//, ''))}.cjs`);
+  return [...readme, 'package.json', 'npm-shrinkwrap.json', 'bin/wsync.js', ...validators, ...compiled, ...schemas].sort();
 }
 
 describe('the npm tarball, installed into an empty prefix', () => {

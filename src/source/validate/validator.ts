@@ -34,9 +34,12 @@ export function exportNameOf(schemaFile: string): string {
   return schemaFile.replace(/\.json$/, '').replace(/[^A-Za-z0-9_]/g, '_');
 }
 
+/** Where `npm run build` writes the validators compiled ahead of time: NAME.cjs exports NAME (exportNameOf). */
+export const PRECOMPILED_DIR = new URL('./validators/', import.meta.url);
+
 /**
  * The Ajv instance every validator comes from. `source: true` keeps the generated code, so that
- * `npm run build` can write it out as dist/source/validate/validators.cjs (scripts/gen-validators.mjs).
+ * `npm run build` can write it out into PRECOMPILED_DIR (scripts/gen-validators.mjs).
  */
 export function createAjv(options: { source?: boolean } = {}): Ajv {
   const schemas = loadSchemas();
@@ -74,25 +77,23 @@ function instance(): Ajv {
   return ajv;
 }
 
-type Precompiled = Record<string, ValidateFunction | undefined>;
-let precompiled: Precompiled | null | undefined;
-
 /**
- * The validators `npm run build` compiled ahead of time (start-up time: compiling the schemas
- * costs more than reading them). Absent when running from the TypeScript sources (tests).
+ * The validator of `schemaFile` that `npm run build` compiled ahead of time (start-up time:
+ * compiling a schema costs more than reading it; one module per schema, so a tree loads only its
+ * kinds'). Absent when running from the TypeScript sources (tests).
  */
-function precompiledValidators(): Precompiled | null {
-  if (precompiled !== undefined) return precompiled;
-  const url = new URL('./validators.cjs', import.meta.url);
-  precompiled = url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? (require(fileURLToPath(url)) as Precompiled) : null;
-  return precompiled;
+function precompiledValidator(schemaFile: string): ValidateFunction | undefined {
+  if (PRECOMPILED_DIR.protocol !== 'file:') return undefined;
+  const name = exportNameOf(schemaFile);
+  const file = fileURLToPath(new URL(`${name}.cjs`, PRECOMPILED_DIR));
+  return existsSync(file) ? (require(file) as Record<string, ValidateFunction | undefined>)[name] : undefined;
 }
 
 /** The compiled validator of a schema file, compiled on first use. */
 export function validatorFor(schemaFile: string): ValidateFunction {
   let validate = validators.get(schemaFile);
   if (!validate) {
-    const compiled = precompiledValidators()?.[exportNameOf(schemaFile)] ?? instance().getSchema(schemaFile);
+    const compiled = precompiledValidator(schemaFile) ?? instance().getSchema(schemaFile);
     if (!compiled) throw new Error(`wsync: no schema ${schemaFile} in the schemas directory`);
     validate = compiled;
     validators.set(schemaFile, validate);

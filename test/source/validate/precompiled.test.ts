@@ -1,13 +1,14 @@
-// The built CLI validates with dist/source/validate/validators.cjs (compiled by `npm run build`); the tests
-// that run from the sources compile at run time. Both must answer alike.
-import { existsSync } from 'node:fs';
+// The built CLI validates with dist/source/validate/validators/NAME.cjs (compiled by `npm run build`,
+// one module per schema); the tests that run from the sources compile at run time. Both must answer alike.
+import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../../src/kinds/index.js';
+import { loadSchemas } from '../../../src/source/validate/schema-files.js';
 import { createAjv, exportNameOf } from '../../../src/source/validate/validator.js';
 
-const built = join(import.meta.dirname, '..', '..', '..', 'dist', 'source', 'validate', 'validators.cjs');
+const built = join(import.meta.dirname, '..', '..', '..', 'dist', 'source', 'validate', 'validators');
 
 const samples: unknown[] = [
   { apiVersion: 'wsync/v1', kind: 'Monitor', metadata: { name: 'm' }, spec: { type: 'Threshold', aplQuery: 'q', treshold: 3 } },
@@ -22,11 +23,12 @@ const samples: unknown[] = [
 
 describe('validators compiled ahead of time', () => {
   it('report exactly what the run-time compiled ones report', () => {
-    expect(existsSync(built), 'dist/source/validate/validators.cjs is missing: run npm run build (npm test does)').toBe(true);
-    const precompiled = createRequire(import.meta.url)(built) as Record<string, ((data: unknown) => boolean) & { errors?: unknown }>;
+    expect(existsSync(built), 'dist/source/validate/validators/ is missing: run npm run build (npm test does)').toBe(true);
+    const load = createRequire(import.meta.url);
     const ajv = createAjv();
     for (const module of Object.values(KINDS)) {
-      const ahead = precompiled[exportNameOf(module.schemaFile)];
+      const name = exportNameOf(module.schemaFile);
+      const ahead = (load(join(built, `${name}.cjs`)) as Record<string, ((data: unknown) => boolean) & { errors?: unknown }>)[name];
       const now = ajv.getSchema(module.schemaFile);
       expect(ahead, module.schemaFile).toBeDefined();
       for (const sample of samples) {
@@ -34,5 +36,12 @@ describe('validators compiled ahead of time', () => {
         expect(JSON.stringify(ahead?.errors ?? null)).toBe(JSON.stringify(now?.errors ?? null));
       }
     }
+  });
+
+  it('are one module per schema (a tree loads only those of its kinds), each exporting its validator', () => {
+    const names = [...loadSchemas().keys()].map(exportNameOf).sort();
+    expect(readdirSync(built).sort()).toEqual(names.map((name) => `${name}.cjs`));
+    const load = createRequire(import.meta.url);
+    for (const name of names) expect(Object.keys(load(join(built, `${name}.cjs`)) as object)).toEqual([name]);
   });
 });
