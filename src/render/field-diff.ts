@@ -1,7 +1,9 @@
 // How one field difference reads for a reviewer, whatever the renderer: a changed long string as the
 // words that changed in their context, a changed list as the elements added and removed, anything
 // else as before -> after. Secret values are never here: a sensitive diff carries none.
-import { diffWordsWithSpace } from 'diff';
+// The word diff's own module: the package's index loads every diff and patch module it has,
+// start-up time of every plan for one function.
+import { diffWordsWithSpace } from 'diff/lib/diff/word.js';
 import { canonicalJson, isJsonObject, setOwn } from '../core/json.js';
 import { safeLine } from '../core/safe-text.js';
 import type { Change, FieldDiff, JsonObject, JsonValue } from '../core/types.js';

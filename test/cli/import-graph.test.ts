@@ -41,12 +41,7 @@ function emittedSpecifiers(file: string): string[] {
   return specifiers;
 }
 
-function packageOf(specifier: string): string {
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
-}
-
-/** Every module (src paths, and package names) reachable by static imports from `roots`, with the edge that first reached it. */
+/** Every module (src paths, and package specifiers: `undici/lib/...`) reachable by static imports from `roots`, with the edge that first reached it. */
 function staticGraph(roots: string[]): Map<string, Edge | undefined> {
   const reached = new Map<string, Edge | undefined>();
   const queue = roots.map((root) => join(SRC, root));
@@ -57,7 +52,7 @@ function staticGraph(roots: string[]): Map<string, Edge | undefined> {
     for (const specifier of staticSpecifiers(file)) {
       if (specifier.startsWith('node:')) continue;
       const target = specifier.startsWith('.') ? resolve(dirname(file), specifier).replace(/\.js$/, '.ts') : undefined;
-      const name = target === undefined ? packageOf(specifier) : relative(SRC, target);
+      const name = target === undefined ? specifier : relative(SRC, target);
       if (reached.has(name)) continue;
       reached.set(name, { from, to: name });
       if (target !== undefined) queue.push(target);
@@ -73,8 +68,10 @@ function chain(graph: Map<string, Edge | undefined>, name: string): string {
   return path.join(' -> ');
 }
 
+/** What of `forbidden` the graph reaches: a package with any of its modules, a folder of src/ (`emulator/`), a module of src/. */
 function forbiddenIn(graph: Map<string, Edge | undefined>, forbidden: string[]): string[] {
-  return [...graph.keys()].filter((name) => forbidden.some((f) => (f.endsWith('/') ? name.startsWith(f) : name === f))).map((name) => chain(graph, name));
+  const matches = (name: string, f: string): boolean => name === f || name.startsWith(f.endsWith('/') ? f : `${f}/`);
+  return [...graph.keys()].filter((name) => forbidden.some((f) => matches(name, f))).map((name) => chain(graph, name));
 }
 
 /** main.ts and every command's registration (`wsync --help` loads them all). */
@@ -93,8 +90,19 @@ describe('what a wsync process loads before its command runs', () => {
     expect(forbiddenIn(graph, NETWORK_AND_DAEMON)).toEqual([]);
   });
 
+  it('plan, which speaks HTTP, loads no daemon module (logger, metrics, watcher, schedule), no emulator and not the whole diff package', () => {
+    const graph = staticGraph([...COMMAND_TABLE, 'cli/commands/plan/action.ts']);
+    expect(graph.has('api/http.ts')).toBe(true);
+    expect(forbiddenIn(graph, ['pino', 'pino-pretty', 'prom-client', 'chokidar', 'node-cron', 'emulator/', 'daemon/'])).toEqual([]);
+    // The package's index loads every diff and patch module; render/field-diff.ts takes the word diff's.
+    expect(graph.has('diff')).toBe(false);
+  });
+
   it('the walk sees what a module loads: api/client.ts reaches undici through api/http.ts', () => {
     const graph = staticGraph(['api/client.ts']);
-    expect(forbiddenIn(graph, ['undici'])).toEqual([expect.stringMatching(/^api\/client\.ts -> .*api\/http\.ts -> undici$/)]);
+    expect(forbiddenIn(graph, ['undici'])).toEqual([
+      expect.stringMatching(/^api\/client\.ts -> .*api\/http\.ts -> undici\/lib\/dispatcher\/agent\.js$/),
+      expect.stringMatching(/^api\/client\.ts -> .*api\/http\.ts -> undici\/lib\/api\/api-request\.js$/),
+    ]);
   });
 });
