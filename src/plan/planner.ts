@@ -197,7 +197,7 @@ function planWhole(desired: Desired, allLive: LiveState, inventory: Inventory, p
   measure('references', () => {
     const names = nameIndexFrom(desired, liveIndex);
     const deleted = new Set(changes.filter((c) => c.action === 'delete' && c.id).map((c) => `${c.kind}/${c.id}`));
-    diagnostics.push(...checkAllReferences(planned, { names, changeOf, deleted, live }, snapshot));
+    diagnostics.push(...checkAllReferences(planned, { names, changeOf, deleted, live, keepUses: snapshot !== undefined }, snapshot));
   });
 
   const ordered = orderChanges(items);
@@ -225,6 +225,8 @@ export interface ReferenceInputs {
   changeOf: ByKind<Change>;
   deleted: ReadonlySet<string>;
   live: LiveState;
+  /** Keep each spec's reference uses for the next plan (ReferenceContext.keepUses): only a plan with a memo has one. */
+  keepUses?: boolean;
 }
 
 /** The reference check's view of `inputs`, made once per inputs (a plan checks every resource with the same). */
@@ -238,6 +240,7 @@ function referenceContextOf(inputs: ReferenceInputs): ReferenceContext {
       changeFor: (kind, key) => inputs.changeOf.get(kind, key),
       deleted: inputs.deleted,
       unavailable: (kind) => inputs.live.unavailable?.[kind],
+      ...(inputs.keepUses === false ? { keepUses: false } : {}),
     };
     CONTEXTS.set(inputs, context);
   }

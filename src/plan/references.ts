@@ -130,7 +130,7 @@ class Use implements ReferenceUse {
 const NO_USES: readonly ReferenceUse[] = Object.freeze([]);
 const usesOfSpec = new WeakMap<JsonObject, { kind: KindName; uses: readonly ReferenceUse[] }>();
 
-export function referenceUses(kind: KindName, spec: JsonObject): readonly ReferenceUse[] {
+export function referenceUses(kind: KindName, spec: JsonObject, keep = true): readonly ReferenceUse[] {
   const known = usesOfSpec.get(spec);
   if (known?.kind === kind) return known.uses;
   const uses: ReferenceUse[] = [];
@@ -141,6 +141,7 @@ export function referenceUses(kind: KindName, spec: JsonObject): readonly Refere
       uses.push(new Use(reference, name, referenceKey(reference.target, name), segments));
     }
   }
+  if (!keep) return uses;
   // Kept for as long as the spec: a copy holds no room for more (one a spec, for every spec of a tree).
   const kept = uses.length === 0 ? NO_USES : uses.slice();
   usesOfSpec.set(spec, { kind, uses: kept });
@@ -155,6 +156,11 @@ export interface ReferenceContext {
   deleted: ReadonlySet<string>;
   /** Why a kind could not be listed (an add-on the workspace lacks), or undefined (LiveState.unavailable). */
   unavailable?(kind: KindName): string | undefined;
+  /**
+   * Whether each spec's uses are kept for the plans after this one (default): the daemon's are
+   * made of the same specs edit after edit; a one-shot plan reads them once and keeps nothing.
+   */
+  keepUses?: boolean;
 }
 
 export interface ReferenceCheck {
@@ -178,7 +184,7 @@ export function checkReferences(resource: DesiredResource, spec: JsonObject, con
   const diagnostics: Diagnostic[] = [];
   // Made when a first use must wait: most resources refer only to objects that exist.
   let dependsOn: Set<string> | undefined;
-  for (const use of referenceUses(resource.kind, spec)) {
+  for (const use of referenceUses(resource.kind, spec, context.keepUses !== false)) {
     const { target } = use.reference;
     const problem = (code: string, message: string): number => diagnostics.push(problemOf(resource, use, code, message));
     const ambiguous = context.names.ambiguousIds(target, use.key);

@@ -69,6 +69,8 @@ function assemble(results: readonly FileResult[], secretValues: Iterable<string>
   const stats = { files: results.filter((result) => result.notAFile !== true).length, documents: 0, skipped: 0 };
   const skips: SkippedDocument[] = [];
   const declared = new Map<string, { at: SourceLocation; kind: KindName; key: string; writtenName: string }>();
+  /** Every object declared is a valid resource, of the same key: the resources are what is declared. */
+  let onlyResources = true;
   for (const result of results) {
     diagnostics.push(...result.diagnostics);
     for (const doc of result.documents) {
@@ -101,6 +103,7 @@ function assemble(results: readonly FileResult[], secretValues: Iterable<string>
       }
       declared.set(id, { at: doc.start, kind: declaration.kind, key: declaration.key, writtenName: declaration.writtenName });
       if (doc.resource) resources.push(doc.resource);
+      if (doc.resource?.kind !== declaration.kind || doc.resource.key !== declaration.key) onlyResources = false;
     }
   }
   diagnostics.push(...secretValueLimit(resources), ...tokenFileClashes(resources));
@@ -111,10 +114,8 @@ function assemble(results: readonly FileResult[], secretValues: Iterable<string>
     skips,
     secretValues: [...new Set(secretValues)],
   };
-  declaredByDesired.set(
-    desired,
-    [...declared.values()].map(({ kind, key }) => ({ kind, key })),
-  );
+  // Not a copy of every resource's kind and key (the common case, and a large tree's is large).
+  if (!onlyResources) declaredByDesired.set(desired, [...declared.values()].map(({ kind, key }) => ({ kind, key })));
   return desired;
 }
 
