@@ -8,15 +8,21 @@ import { canonicalJson, dropEmpty, jsonEqual } from '../core/json.js';
 import { isAbsentTime } from '../core/time.js';
 import type { KindModule } from '../kinds/types.js';
 
-/** A kind's wire rules by top-level field, split once per kind. */
-interface FieldRules {
-  secret: ReadonlySet<string>;
-  timestamps: ReadonlySet<string>;
-  sets: ReadonlySet<string>;
-  computed: ReadonlySet<string>;
-  /** Defaults as clean puts them in: empty ones ("", [], {}) mean the field is absent. */
-  defaults: ReadonlyMap<string, JsonValue>;
+/** What a kind's wire rules say of one top-level field. */
+interface FieldRule {
+  secret: boolean;
+  timestamp: boolean;
+  set: boolean;
+  computed: boolean;
+  /** The default as clean puts it in (an empty one, "" [] {}, means the field is absent). */
+  default: JsonValue | undefined;
 }
+
+/** The rule of a field no rule names. */
+const PLAIN: FieldRule = { secret: false, timestamp: false, set: false, computed: false, default: undefined };
+
+/** A kind's rules by top-level field (one lookup a field: this runs for every field of every object). */
+type FieldRules = ReadonlyMap<string, FieldRule>;
 
 const RULES = new WeakMap<KindModule, FieldRules | null>();
 
@@ -32,13 +38,18 @@ function fieldRulesOf(module: KindModule): FieldRules | null {
   rules = null;
   if ((module.keyedArrays ?? []).length === 0 && patterns.every(isTopLevel)) {
     const defaults = new Map(defaultsOf(module).map(([segments, value]) => [segments[0] as string, value]));
-    rules = {
-      secret: new Set(module.secretFields),
-      timestamps: new Set(module.timestamps),
-      sets: new Set(module.setFields),
-      computed: new Set(module.computed),
-      defaults,
-    };
+    rules = new Map(
+      [...new Set(patterns)].map((field) => [
+        field,
+        {
+          secret: module.secretFields.includes(field),
+          timestamp: module.timestamps.includes(field),
+          set: module.setFields.includes(field),
+          computed: module.computed.includes(field),
+          default: defaults.get(field),
+        },
+      ]),
+    );
   }
   RULES.set(module, rules);
   return rules;
@@ -100,26 +111,27 @@ export function equalWhenCompared(module: KindModule, desired: JsonObject, live:
 }
 
 function equalField(rules: FieldRules, ignored: ReadonlySet<string> | undefined, field: string, desired: JsonValue | undefined, live: JsonValue | undefined): boolean {
-  const d = cleanField(rules, ignored, field, desired);
+  if (ignored?.has(field)) return true;
+  const rule = rules.get(field) ?? PLAIN;
+  const d = cleanField(rule, desired);
   // A computed field the file leaves out is the service's to fill (an empty list written out is not left out).
-  const leftOut = d === undefined && rules.computed.has(field) && !isEmptyList(desired);
-  const l = leftOut ? undefined : cleanField(rules, ignored, field, live);
+  const leftOut = d === undefined && rule.computed && !isEmptyList(desired);
+  const l = leftOut ? undefined : cleanField(rule, live);
   if (d === undefined || l === undefined) return d === l;
   if (jsonEqual(d, l)) return true;
-  return jsonEqual(canonicalField(rules, field, d), canonicalField(rules, field, l));
+  return jsonEqual(canonicalField(rule, d), canonicalField(rule, l));
 }
 
-/** One field as clean leaves it: no "no time", no empty values, no secret, the default where absent, not ignored. */
-function cleanField(rules: FieldRules, ignored: ReadonlySet<string> | undefined, field: string, value: JsonValue | undefined): JsonValue | undefined {
-  let v = value === undefined || (rules.timestamps.has(field) && isAbsentTime(value)) ? undefined : dropEmpty(value);
-  if (rules.secret.has(field)) v = undefined;
-  if (v === undefined) v = rules.defaults.get(field);
-  return ignored?.has(field) ? undefined : v;
+/** One field as clean leaves it: no "no time", no empty values, no secret, the default where absent. */
+function cleanField(rule: FieldRule, value: JsonValue | undefined): JsonValue | undefined {
+  if (rule.secret) return rule.default;
+  const v = value === undefined || (rule.timestamp && isAbsentTime(value)) ? undefined : dropEmpty(value);
+  return v === undefined ? rule.default : v;
 }
 
-function canonicalField(rules: FieldRules, field: string, value: JsonValue): JsonValue {
-  const v = rules.timestamps.has(field) ? canonicalTime(value) : value;
-  return rules.sets.has(field) && Array.isArray(v) ? canonicalSet(v) : v;
+function canonicalField(rule: FieldRule, value: JsonValue): JsonValue {
+  const v = rule.timestamp ? canonicalTime(value) : value;
+  return rule.set && Array.isArray(v) ? canonicalSet(v) : v;
 }
 
 function isEmptyList(value: JsonValue | undefined): boolean {
