@@ -53,6 +53,9 @@ function losesOwner(change: Change, owners: ReadonlySet<string>): boolean {
 }
 
 function lastOwner(changes: readonly Change[], live: LiveIndex): string[] {
+  // Only a change of a member (a user) can lose the owner role: without one, the live users are not looked for.
+  const members = changes.filter((c) => KINDS[c.kind].memberRole !== undefined && c.id !== undefined);
+  if (members.length === 0) return [];
   const owners = new Set<string>();
   for (const kind of KIND_NAMES) {
     const member = KINDS[kind].memberRole;
@@ -61,7 +64,7 @@ function lastOwner(changes: readonly Change[], live: LiveIndex): string[] {
       if (entry.kind === kind && String(entry.spec[member.field] ?? '').toLowerCase() === member.owner) owners.add(entry.object.id);
     }
   }
-  const losing = changes.filter((c) => losesOwner(c, owners));
+  const losing = members.filter((c) => losesOwner(c, owners));
   const lost = new Set(losing.map((c) => c.id));
   if (owners.size === 0 || [...owners].some((id) => !lost.has(id))) return [];
   for (const change of losing) hold(change, 'self-lockout: no member of the owner role would be left');
