@@ -2,12 +2,15 @@ import { isJsonObject } from '../../core/json.js';
 import type { DesiredResource, Diagnostic, JsonObject, JsonValue, KindName } from '../../core/types.js';
 import { isKindName, KIND_NAMES, KINDS } from '../../kinds/index.js';
 import type { ParsedDocument } from '../parse/document.js';
+import { compactObject } from './compact.js';
 import { problemDiagnostics, specProblems } from './kind-checks.js';
 import { translateErrors } from './schema-errors.js';
 import { editDistance, suggestion } from '../../core/suggest.js';
 import { validatorFor } from './validator.js';
 
 export const API_VERSION = 'wsync/v1';
+
+const NO_ANNOTATIONS: Record<string, string> = Object.freeze({});
 
 /** What one document turned out to be. */
 export type DocumentOutcome =
@@ -148,13 +151,15 @@ function validateResource(doc: ParsedDocument, value: JsonObject, kind: KindName
   if (isJsonObject(metadata.annotations)) {
     for (const [k, v] of Object.entries(metadata.annotations)) if (typeof v === 'string') annotations[k] = v;
   }
+  compactObject(spec);
   return {
     type: 'resource',
     resource: {
       kind,
       name,
       key: module.keyOf(name, spec),
-      annotations,
+      // Most resources have none: one shared empty record rather than one each.
+      annotations: Object.keys(annotations).length === 0 ? NO_ANNOTATIONS : annotations,
       spec,
       source: doc.start,
       locations: doc.locations,

@@ -1,0 +1,43 @@
+// A resource's spec is kept for the whole run (the daemon's: for as long as its file is unchanged),
+// so it is kept without the parsers' spare room: a YAML parser fills each list by push, which
+// leaves space for 16 more items, and makes a new copy of every short text ("Threshold", a
+// notifier's name) at each place it is written (docs/incremental.md, "Memory of a one-shot plan").
+import { setOwn } from '../../core/json.js';
+import type { JsonObject, JsonValue } from '../../core/types.js';
+
+/** Texts this long and shorter are copies of their own; longer ones point into the file's text. */
+const SHORT_TEXT = 12;
+/** At most this many distinct short texts are shared at a time (a tree of unique ones costs no more). */
+const MAX_SHARED = 4096;
+
+const shared = new Map<string, string>();
+
+function sharedText(text: string): string {
+  const known = shared.get(text);
+  if (known !== undefined) return known;
+  if (shared.size >= MAX_SHARED) shared.clear();
+  shared.set(text, text);
+  return text;
+}
+
+function compactValue(value: JsonValue): JsonValue {
+  if (typeof value === 'string') return value.length <= SHORT_TEXT ? sharedText(value) : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    // slice: a copy of exactly its length.
+    const out = value.slice();
+    for (let i = 0; i < out.length; i++) out[i] = compactValue(out[i] as JsonValue);
+    return out;
+  }
+  compactObject(value);
+  return value;
+}
+
+/** Compacts `spec` in place: the same object, its lists copied to their length, its short texts shared. */
+export function compactObject(spec: JsonObject): void {
+  for (const key of Object.keys(spec)) {
+    const value = spec[key] as JsonValue;
+    // Equal texts are === whichever copy they are: a short one is put back whatever it compares as.
+    if (typeof value === 'string' ? value.length <= SHORT_TEXT : value !== null && typeof value === 'object') setOwn(spec, key, compactValue(value));
+  }
+}
