@@ -10,6 +10,11 @@ import { toWire } from './wire.js';
 
 // Files holding `${` are left to the main thread: nothing is interpolated here, no secret read.
 const sources = createSecretSources({}, undefined, { asWritten: true });
+/**
+ * A larger file is left to the main thread too: parsed, it could take the worker past its heap,
+ * and a heap near its limit collects garbage for seconds before it gives up.
+ */
+const MAX_FILE_BYTES = 1024 * 1024;
 
 function processShare(share: ShareMessage): void {
   const flags = new Int32Array(share.flags);
@@ -23,7 +28,7 @@ function processShare(share: ShareMessage): void {
     const file = share.files[index] as (typeof share.files)[number];
     const content = readText(file);
     const message: WorkerMessage = { index };
-    if ('text' in content && !content.text.includes('${')) {
+    if ('text' in content && content.bytes <= MAX_FILE_BYTES && !content.text.includes('${')) {
       message.done = { hash: textHash(content.text), wire: toWire(processText(file.path, content.text, sources), content.text, file.path) };
     }
     parentPort?.postMessage(message);
