@@ -5,18 +5,17 @@ import { readOverlays } from './environments/read-overlays.js';
 import { renderingOf, type EnvironmentRendering } from './environments/render.js';
 import { sortDiagnostics } from '../core/diagnostics.js';
 import type { Desired, DesiredResource, Diagnostic, KindName, SkippedDocument, SourceLocation } from '../core/types.js';
-import { loadDocumentFiles, textDocumentFiles, treeDocumentFiles, type DocumentFileSource } from './document-files.js';
-import { listYamlFiles, type ListedFile, type ListingProblem } from './read/files.js';
+import { loadDocumentFiles, namesDocumentFiles, textDocumentFiles, treeDocumentFiles, type DocumentFileSource } from './document-files.js';
+import { listYamlFiles, readText, stampOf, type ListedFile, type ListingProblem } from './read/files.js';
 import { createSecretSources, type SecretSources } from './interpolate/interpolate.js';
 import type { Measure } from '../core/phase-times.js';
 import type { FileCache } from './read/file-cache.js';
 import { DEFAULT_TREE_LIMITS, type TreeLimits } from './limits.js';
 import { secretValueLimit } from './secret-limit.js';
 import { tokenFileClashes } from './token-file-clash.js';
-import { treeBudget, type TreeBudget } from './read/tree-budget.js';
-import { processText, type FileResult } from './process-file.js';
-import type { ParallelOptions } from './parallel/share.js';
-import { readFiles } from './read/read-files.js';
+import { documentCount } from './parse/prescan.js';
+import { tooManyBytes, tooManyDocuments, treeBudget, type TreeBudget } from './read/tree-budget.js';
+import { processFile, processText, type DocumentHook, type FileResult } from './process-file.js';
 
 export { checkReferences } from './references/references.js';
 
@@ -41,8 +40,6 @@ export interface ReadOptions {
    * another's. Required on a tree that declares environments; an error on one that does not.
    */
   environment?: string;
-  /** When the files are shared with a worker thread (parallel/share.ts); false: never. */
-  parallel?: ParallelOptions | false;
 }
 
 /** Every object each Desired declares, valid or not (Desired holds only the valid ones). */
@@ -147,6 +144,69 @@ function listingProblem(problem: ListingProblem): FileResult {
 }
 
 /**
+ * Reads the files in order, within the tree's limits: past one, reading stops with an error at
+ * the file where it stopped.
+ */
+async function readFiles(
+  files: readonly { file: ListedFile; sources: SecretSources }[],
+  documents: DocumentFileSource,
+  budget: TreeBudget,
+  options: Pick<ReadOptions, 'cache' | 'measure'> & { hook?: DocumentHook } = {},
+): Promise<FileResult[]> {
+  const { cache, measure = untimed, hook } = options;
+  const results: FileResult[] = [];
+  let lastYield = performance.now();
+  // Synchronous reads and one thread: the thread pool's round trips and a second parsing thread
+  // were both measured slower on a busy two-core machine. A long read still lets the event loop
+  // breathe now and then, for a daemon answering health checks meanwhile.
+  for (const { file, sources } of files) {
+    const stamp = cache ? measure('read', () => stampOf(file)) : undefined;
+    const unread = stamp && stamp.bytes <= budget.bytesLeft ? cache?.resultByStamp(file.path, stamp) : undefined;
+    let processed: FileResult;
+    if (unread && stamp) {
+      budget.bytesLeft -= stamp.bytes;
+      processed = unread;
+    } else {
+      const content = measure('read', () => readText(file, budget.bytesLeft));
+      if ('overLimit' in content) {
+        results.push(tooManyBytes(file.path, budget));
+        break;
+      }
+      if ('bytes' in content) budget.bytesLeft -= content.bytes;
+      // Counted before the file is parsed: parsing holds all its documents at once.
+      if ('text' in content && budget.resources + documentCount(content.text) > budget.limits.maxResources) {
+        results.push(tooManyDocuments(file.path, budget));
+        break;
+      }
+      processed =
+        cache && 'text' in content
+          ? cache.resultFor(file.path, content.text, () => processFile(file, content, sources, measure, hook), stamp)
+          : processFile(file, content, sources, measure, hook);
+    }
+    // The cache holds what the YAML text yields; the document files it names (a dashboard's JSON)
+    // are read at every pass, into a copy, so an edit of the JSON alone is seen.
+    const result = cache && namesDocumentFiles(processed) ? { diagnostics: [...processed.diagnostics], documents: processed.documents.map((d) => ({ ...d })) } : processed;
+    budget.bytesLeft -= loadDocumentFiles(result, file.path, documents, budget.bytesLeft);
+    results.push(result);
+    // What aliases expand to reaches plans and request bodies as if it were written out.
+    budget.bytesLeft -= result.aliasBytes ?? 0;
+    // Every document counts, skipped or not: each costs memory whatever its kind.
+    budget.resources += result.documents.length;
+    const past = budget.bytesLeft < 0 ? tooManyBytes(file.path, budget, true) : budget.resources > budget.limits.maxResources ? tooManyDocuments(file.path, budget) : undefined;
+    if (past) {
+      // The file is counted already, by its own result.
+      results.push({ ...past, notAFile: true });
+      break;
+    }
+    if (performance.now() - lastYield > 50) {
+      await new Promise((resolve) => setImmediate(resolve));
+      lastYield = performance.now();
+    }
+  }
+  return results;
+}
+
+/**
  * Reads every resource file under `dir` (*.yaml, *.yml; not in dot-folders or node_modules).
  * Never throws for bad input: every problem is a Diagnostic. Resources come in file-path order,
  * then document order; files are named relative to `dir` with `/` separators.
@@ -222,8 +282,6 @@ export interface ReadPathsOptions {
    * secrets, such as a pull request from a fork (the schemas accept the references as written).
    */
   secretsAsWritten?: boolean;
-  /** When the files are shared with a worker thread (parallel/share.ts); false: never. */
-  parallel?: ParallelOptions | false;
 }
 
 type PathKind = 'directory' | 'file' | { problem: string };
@@ -310,7 +368,7 @@ export async function readDesiredPaths(paths: readonly SourcePath[], options: Re
     }
   }
   const ordered = [...files.values()].sort((a, b) => (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
-  const results = [...problems, ...(await readFiles(ordered, treeDocumentFiles(options.root), treeBudget({ ...DEFAULT_TREE_LIMITS, ...options.limits }), options))];
+  const results = [...problems, ...(await readFiles(ordered, treeDocumentFiles(options.root), treeBudget({ ...DEFAULT_TREE_LIMITS, ...options.limits })))];
   const secretValues = [...sourcesByDir.values()].flatMap((sources) => [...sources.secretValues]);
   const desired = assemble(results, secretValues);
   if (missing.length === 0) return desired;

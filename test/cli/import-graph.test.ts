@@ -98,12 +98,6 @@ describe('what a wsync process loads before its command runs', () => {
     expect(graph.has('diff')).toBe(false);
   });
 
-  it("the parse worker of a large read (its own module graph, loaded by its thread) loads none of them, nor the CLI", () => {
-    const graph = staticGraph(['source/parallel/worker-entry.ts']);
-    expect(graph.has('source/process-file.ts')).toBe(true);
-    expect(forbiddenIn(graph, [...NETWORK_AND_DAEMON, 'cli/', 'commander'])).toEqual([]);
-  });
-
   it('the walk sees what a module loads: api/client.ts reaches undici through api/http.ts', () => {
     const graph = staticGraph(['api/client.ts']);
     expect(forbiddenIn(graph, ['undici'])).toEqual([

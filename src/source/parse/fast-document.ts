@@ -17,7 +17,7 @@ import { readWithYaml } from './yaml-document.js';
 // checks that on generated documents. Positions are computed on demand, by the `yaml` path.
 
 /** The location maps of a file's documents, computed by the `yaml` path on first use, all at once. */
-export class FileLocations implements LocationSource {
+class FileLocations implements LocationSource {
   private byStart: Map<number, Record<string, SourceLocation>> | undefined;
 
   constructor(
@@ -32,11 +32,6 @@ export class FileLocations implements LocationSource {
       this.text = '';
     }
     return this.byStart.get(startOffset) ?? { '': start };
-  }
-
-  /** The text positions will be computed from, until they are: what a worker thread sends for them. */
-  get pendingText(): string | undefined {
-    return this.byStart === undefined ? this.text : undefined;
   }
 }
 

@@ -7,9 +7,6 @@ export interface LocationSource {
   locationsAt(startOffset: number, start: SourceLocation): Locations;
 }
 
-/** The key under which a proxy answers with what is behind it (pendingOf); no record has it. */
-const PENDING = Symbol('pending locations');
-
 /** Behind each proxy: where to get the record from, and the record once it has been got. */
 class Pending {
   filled: Locations | undefined;
@@ -26,7 +23,7 @@ function filled(target: Pending): Locations {
 }
 
 const handler: ProxyHandler<Pending> = {
-  get: (target, key) => (key === PENDING ? target : Reflect.get(filled(target), key)),
+  get: (target, key) => Reflect.get(filled(target), key),
   has: (target, key) => Reflect.has(filled(target), key),
   ownKeys: (target) => Reflect.ownKeys(filled(target)),
   getOwnPropertyDescriptor: (target, key) => Reflect.getOwnPropertyDescriptor(filled(target), key),
@@ -35,16 +32,6 @@ const handler: ProxyHandler<Pending> = {
   defineProperty: (target, key, descriptor) => Reflect.defineProperty(filled(target), key, descriptor),
   getPrototypeOf: (target) => Reflect.getPrototypeOf(filled(target)),
 };
-
-/**
- * Where a location map made by locationsOnDemand comes from (undefined for an ordinary record): a
- * worker thread sends how to compute the map, since a proxy cannot be cloned.
- */
-export function pendingOf(locations: Locations): { source: LocationSource; startOffset: number; start: SourceLocation; computed: boolean } | undefined {
-  const pending: unknown = Reflect.get(locations, PENDING);
-  if (!(pending instanceof Pending)) return undefined;
-  return { source: pending.source, startOffset: pending.startOffset, start: pending.start, computed: pending.filled !== undefined };
-}
 
 /**
  * A document's location map, computed on first use. To its readers it is an ordinary record (index
