@@ -39,23 +39,30 @@ describe('freeze windows at SIGHUP', () => {
     const reconciles = (): LogLine[] => lines.filter((l) => l.msg === 'reconcile');
     await waitUntil(() => reconciles().some((l) => l.result === 'applied' && l.created === 1), { what: 'the first reconcile, not frozen', timeoutMs: 30_000 });
 
+    // The window committed: nothing is frozen until SIGHUP, then everything is (b.yaml is written
+    // only once the freeze is in force, so no reconcile of the watcher's can write it before).
     await writeFile(join(tree, 'wsync.yaml'), 'freeze:\n  - "0 9 * * * 2h"\n');
-    await writeFile(join(tree, 'b.yaml'), notifierYaml('reload-b'));
-    const before = reconciles().length;
+    const reread = lines.length;
     daemon.reload();
-    await waitUntil(() => reconciles().slice(before).some((l) => l.trigger === 'sighup' && l.frozen === true), { what: 'a frozen reconcile after SIGHUP', timeoutMs: 30_000 });
-    expect(lines.find((l) => l.msg === 'configuration re-read' && Array.isArray(l.freeze))?.freeze).toEqual(['0 9 * * * 2h']);
-    expect(await notifierNames()).not.toContain('reload-b');
+    await waitUntil(() => lines.slice(reread).some((l) => l.msg === 'reconcile' && l.frozen === true), { what: 'a frozen reconcile after SIGHUP', timeoutMs: 30_000 });
+    expect(lines.slice(reread).find((l) => l.msg === 'configuration re-read')?.freeze).toEqual(['0 9 * * * 2h']);
     const status = (await (await fetch(`${daemon.url}/status`)).json()) as Record<string, unknown>;
     expect(status.freeze).toMatchObject({ windows: ['0 9 * * * 2h'], active: { until: '1970-01-01T11:00:00.000Z' } });
+    const edited = lines.length;
+    await writeFile(join(tree, 'b.yaml'), notifierYaml('reload-b'));
+    await waitUntil(() => lines.slice(edited).some((l) => l.msg === 'reconcile' && l.frozen === true && l.drift === 1), { what: 'a frozen reconcile of the edit', timeoutMs: 30_000 });
+    expect(await notifierNames()).not.toContain('reload-b');
 
     // A window that is not one: the re-read fails as a whole, the freeze in force stays.
     await writeFile(join(tree, 'wsync.yaml'), 'freeze:\n  - "0 9 * * * forever"\n');
     const failed = lines.length;
     daemon.reload();
-    await waitUntil(() => lines.slice(failed).some((l) => l.msg === 'configuration re-read failed; keeping the previous one'), { what: 'the failed re-read', timeoutMs: 30_000 });
-    expect(String(lines.slice(failed).find((l) => l.msg === 'configuration re-read failed; keeping the previous one')?.err)).toContain('wsync.yaml:1: freeze[0] "0 9 * * * forever"');
-    await waitUntil(() => reconciles().length > before + 1 && reconciles().at(-1)?.frozen === true, { what: 'still frozen', timeoutMs: 30_000 });
+    const failure = (): LogLine | undefined => lines.slice(failed).find((l) => l.msg === 'configuration re-read failed; keeping the previous one');
+    await waitUntil(() => failure() !== undefined, { what: 'the failed re-read', timeoutMs: 30_000 });
+    expect(String(failure()?.err)).toContain('wsync.yaml:1: freeze[0] "0 9 * * * forever"');
+    const afterFailure = lines.indexOf(failure() as LogLine);
+    await waitUntil(() => lines.slice(afterFailure).some((l) => l.msg === 'reconcile'), { what: 'the reconcile after the failed re-read', timeoutMs: 30_000 });
+    expect(lines.slice(afterFailure).find((l) => l.msg === 'reconcile')).toMatchObject({ frozen: true, created: 0 });
     expect(await notifierNames()).not.toContain('reload-b');
 
     // The window removed: the next reconcile writes, the status and the gauge say no freeze.
