@@ -1,5 +1,6 @@
 // The state directory holds the hash key, the inventory and (by default) API token secrets: it is
 // private (0700), ignores itself for git, and is left behind only by a command that wrote something.
+import { execFile } from 'node:child_process';
 import { chmod, mkdir, readdir, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 
@@ -64,8 +65,6 @@ export async function gitWorkTreeOf(dir: string): Promise<string | undefined> {
 }
 
 function git(cwd: string, args: string[]): Promise<{ code: number; stdout: string }> {
-  // Taken when needed: node:child_process is start-up time for every command that reads a tree.
-  const { execFile } = process.getBuiltinModule('node:child_process');
   return new Promise((resolve) => {
     execFile('git', args, { cwd, timeout: 10_000, windowsHide: true }, (err, stdout) => {
       const code = err === null ? 0 : typeof err.code === 'number' ? err.code : -1;
