@@ -4,9 +4,18 @@
 // the request API are taken from undici's own modules, and test/api/http.test.ts fails if an upgrade moves them (the package has no exports map that would
 // hide them). The types are undici's public ones.
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 
 const require = createRequire(import.meta.url);
+
+// undici parses HTTP with llhttp compiled to WebAssembly. Once a large answer has run through it,
+// V8 recompiles its one huge function with its optimizing compiler, which takes some 35 MB of
+// memory for that while, the peak of a whole `wsync plan` of 10,000 monitors (docs/incremental.md,
+// "Memory of a one-shot plan"); the baseline compiler's code parses a 30 MB list in less time than
+// the recompiling takes. The flag bears only on WebAssembly (llhttp is wsync's only module), and is
+// set before undici compiles it (at its first connection).
+setFlagsFromString('--liftoff-only');
 
 export type Agent = UndiciAgent;
 export type AgentOptions = UndiciAgent.Options;

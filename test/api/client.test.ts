@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { getHeapStatistics } from 'node:v8';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { ApiError, ConfigError } from '../../src/api/errors.js';
@@ -355,6 +356,15 @@ describe('errors', () => {
     const server = await serve(() => ({ status: 200, body: '<html>proxy</html>' }));
     const err = await failure(client(server.url).request({ method: 'GET', path: '/v2/monitors' }));
     expect(err.message).toMatch(/^GET \/v2\/monitors: 200 OK: the answer is not JSON/);
+  });
+
+  it("reads a large list without V8 recompiling undici's parser (tens of MB of compiler memory)", async () => {
+    // This file runs in a process of its own (vitest.config.ts, ISOLATED): the peak is this file's.
+    const items = Array.from({ length: 20_000 }, (_, i) => ({ id: `mon_${i}`, name: `monitor-${i}`, description: `Errors of service ${i}`, aplQuery: "['ds'] | count()" }));
+    const server = await serve(() => ({ status: 200, body: JSON.stringify(items) }));
+    const api = client(server.url);
+    for (let i = 0; i < 3; i++) expect((await api.request({ method: 'GET', path: '/v2/monitors' })).body).toHaveLength(20_000);
+    expect(getHeapStatistics().peak_malloced_memory).toBeLessThan(20 * 1024 * 1024);
   });
 
   it('reads a long list as JSON.parse reads it whole, and quotes the start of one that is not JSON', async () => {
