@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, isAbsolute } from 'node:path';
 import { safeText } from '../../core/safe-text.js';
 import type { FileStamp } from './file-cache.js';
@@ -162,22 +162,46 @@ export type FileText =
   /** The file would take the tree past its byte limit: not read. */
   | { overLimit: number };
 
+/** Most files are smaller than this: read into one reused buffer, with no stat before. */
+const SMALL_FILE_BYTES = 64 * 1024;
+let scratch: Buffer | undefined;
+
+/** The bytes of a file under SMALL_FILE_BYTES (in the shared scratch buffer: use before the next read), or undefined for a larger one. */
+function readSmall(path: string): Buffer | undefined {
+  scratch ??= Buffer.allocUnsafe(SMALL_FILE_BYTES);
+  const fd = openSync(path, 'r');
+  try {
+    const bytes = readSync(fd, scratch, 0, SMALL_FILE_BYTES, null);
+    if (bytes === SMALL_FILE_BYTES || readSync(fd, scratch, bytes, SMALL_FILE_BYTES - bytes, null) !== 0) return undefined;
+    return scratch.subarray(0, bytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * A file's text, or why it cannot be had. `budget` is how many bytes the tree may still read.
  * Synchronous on purpose: for hundreds of small files the thread-pool round trips of fs/promises
- * cost more than the reads.
+ * cost more than the reads. A small file is read without a stat (its size is what was read); a
+ * larger one is measured before it is read, so a huge file is refused unread.
  */
 export function readText(file: ListedFile, budget: number = Number.POSITIVE_INFINITY): FileText {
   let bytes: Buffer;
   try {
-    const info = statSync(file.absolute);
-    if (info.size > MAX_FILE_BYTES) return { error: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB; split it into smaller files` };
-    if (info.size > budget) return { overLimit: info.size };
-    bytes = readFileSync(file.absolute);
+    const small = readSmall(file.absolute);
+    if (small !== undefined) {
+      bytes = small;
+    } else {
+      const info = statSync(file.absolute);
+      if (info.size > MAX_FILE_BYTES) return { error: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB; split it into smaller files` };
+      if (info.size > budget) return { overLimit: info.size };
+      bytes = readFileSync(file.absolute);
+    }
   } catch (err) {
     const code = (err as { code?: string }).code;
     return { error: `cannot be read${code ? ` (${code})` : ''}` };
   }
+  if (bytes.length > budget) return { overLimit: bytes.length };
   const decoded = decodeUtf8(bytes);
   if ('text' in decoded) return { text: decoded.text, bytes: bytes.length };
   const { line, column } = decoded.invalidAt;

@@ -1,4 +1,7 @@
-import type { DesiredResource, Diagnostic, KindName } from '../../core/types.js';
+import type { DesiredResource, Diagnostic, JsonObject, KindName } from '../../core/types.js';
+import { getAt } from '../../core/json-paths.js';
+import { isJsonObject } from '../../core/json.js';
+import type { Reference } from '../../kinds/types.js';
 import { referencedId } from '../../kinds/common.js';
 import { KINDS } from '../../kinds/index.js';
 import { isBuiltinName, referenceNames } from '../../kinds/reference-names.js';
@@ -19,19 +22,24 @@ export function checkReferences(
   alsoDeclared: Iterable<{ kind: KindName; key: string }> = [],
 ): Diagnostic[] {
   const declared = new Map<KindName, Set<string>>();
-  for (const r of [...resources, ...alsoDeclared]) {
+  const declare = (r: { kind: KindName; key: string }): void => {
     let keys = declared.get(r.kind);
     if (!keys) declared.set(r.kind, (keys = new Set()));
     keys.add(r.key);
-  }
+  };
+  for (const r of resources) declare(r);
+  for (const r of alsoDeclared) declare(r);
   const out: Diagnostic[] = [];
   for (const r of resources) {
-    for (const ref of KINDS[r.kind].references) {
-      const targets = declared.get(ref.target) ?? new Set<string>();
+    const references = KINDS[r.kind].references;
+    if (references.length === 0) continue;
+    for (const ref of references) {
+      const targets = declared.get(ref.target) ?? NONE;
+      // Most names resolve: their paths are only made (referenceNames) for a resource with one that does not.
+      if (allResolve(ref, r.spec, targets)) continue;
       for (const { name, segments } of referenceNames(ref, r.spec)) {
-        if (isBuiltinName(ref, name) || (ref.byId && referencedId(name) !== undefined)) continue;
+        if (resolves(ref, name, targets)) continue;
         const key = KINDS[ref.target].keyOf(name, {});
-        if (targets.has(key)) continue;
         const pointer = toPointer(['spec', ...segments]);
         const interpolated = r.interpolated.includes(pointer);
         // A name read from the environment is neither printed nor compared with others.
@@ -55,4 +63,31 @@ export function checkReferences(
     }
   }
   return out;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+const NO_SPEC: JsonObject = Object.freeze({});
+
+/** A built-in value, an `id:` reference, or the key of a declared target. */
+function resolves(ref: Reference, name: string, targets: ReadonlySet<string>): boolean {
+  return isBuiltinName(ref, name) || (ref.byId === true && referencedId(name) !== undefined) || targets.has(KINDS[ref.target].keyOf(name, NO_SPEC));
+}
+
+const fieldPaths = new WeakMap<Reference, string[]>();
+
+/** Does every name `ref` holds in `spec` resolve? Reads them where referenceNames finds them, making no paths. */
+function allResolve(ref: Reference, spec: JsonObject, targets: ReadonlySet<string>): boolean {
+  let field = fieldPaths.get(ref);
+  if (field === undefined) fieldPaths.set(ref, (field = ref.field.split('.')));
+  const value = getAt(spec, field);
+  if (ref.keyed) {
+    if (!isJsonObject(value)) return true;
+    for (const name of Object.keys(value)) if (!resolves(ref, name, targets)) return false;
+    return true;
+  }
+  if (ref.many && Array.isArray(value)) {
+    for (const item of value) if (typeof item === 'string' && !resolves(ref, item, targets)) return false;
+    return true;
+  }
+  return typeof value !== 'string' || resolves(ref, value, targets);
 }
