@@ -72,7 +72,9 @@ export class Daemon {
     this.client = this.connect(config.connection);
     const redact = (text: string): string => this.redact(text);
     this.marker = config.revisionMarks ? new RevisionMarker(config.revisionMarks, this.log, redact) : null;
-    this.writeBack = config.writeBack ? new DaemonWriteBack({ ...config, setup: config.writeBack, enforce: config.policy.mode === 'enforce', log: this.log, redact }) : null;
+    const requestReconcile = (): void => void (this.stopping === null && this.scheduler.request('write-back'));
+    const writeBack = { enforce: config.policy.mode === 'enforce', log: this.log, redact, client: () => this.client, clock: config.clock ?? systemClock, requestReconcile };
+    this.writeBack = config.writeBack ? new DaemonWriteBack({ ...config, ...writeBack, setup: config.writeBack }) : null;
     this.reconciler = new Reconciler({ ...config, client: () => this.client, apiToken: () => this.connection.token(), signal: this.abort.signal, log: this.log, redact });
     this.scheduler = new Scheduler({
       run: (triggers) => this.runOnce(triggers),
@@ -148,10 +150,11 @@ export class Daemon {
     // The next writer (a new pod with the same state directory, or another one) need not wait.
     await this.reconciler.close();
     this.freeze.close();
+    // Its publish in flight reads through the client.
+    await this.writeBack?.close();
     await this.client.close().catch(() => undefined);
     await this.notifications?.close();
     await this.marker?.close();
-    await this.writeBack?.close();
     await this.server?.close();
     this.log.info('stopped');
   }
@@ -255,7 +258,6 @@ export class Daemon {
       const suspended = this.status.suspendedSince !== null;
       if (suspended) record.suspended = true;
       const write = this.config.policy.mode === 'enforce' && !suspended && this.operator.admitWrites(record);
-      await this.writeBack?.settleHolds();
       const writeBack = this.writeBack;
       outcome = await this.reconciler.run({
         dir: snap.target,
@@ -275,7 +277,7 @@ export class Daemon {
       if (outcome.superseded !== undefined) record.message = outcome.superseded;
       overwritten = this.report.overwrites(outcome, snap.revision);
       if (write && this.marker && outcome.status !== 'superseded') await this.marker.mark(outcome, snap, this.client);
-      await this.writeBack?.afterReconcile(outcome, this.client);
+      this.writeBack?.afterReconcile(outcome);
     } catch (err) {
       record.message = this.redact(errorText(err));
       // Another wsync writes the workspace: a refusal, not a fault of this one.

@@ -1,7 +1,7 @@
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
 
 /** Why a reconcile runs. */
-export type Trigger = 'start' | 'change' | 'revision' | 'resync' | 'sighup' | 'retry' | 'control' | 'freeze-end';
+export type Trigger = 'start' | 'change' | 'revision' | 'resync' | 'sighup' | 'retry' | 'control' | 'freeze-end' | 'write-back';
 
 export type RunResult = 'success' | 'failure' | 'skipped';
 
@@ -183,7 +183,7 @@ export class Scheduler {
 
 /** The one trigger that names a coalesced reconcile in logs: the most telling of the set. */
 export function primaryTrigger(triggers: Iterable<Trigger>): Trigger {
-  const order: Trigger[] = ['revision', 'sighup', 'control', 'change', 'start', 'freeze-end', 'retry', 'resync'];
+  const order: Trigger[] = ['revision', 'sighup', 'control', 'change', 'start', 'freeze-end', 'write-back', 'retry', 'resync'];
   const set = new Set(triggers);
   return order.find((t) => set.has(t)) ?? 'resync';
 }

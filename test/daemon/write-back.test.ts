@@ -8,9 +8,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveWriteBack } from '../../src/cli/commands/run/write-back.js';
 import { DEFAULT_POLICY } from '../../src/core/types.js';
+import type { DaemonConfig } from '../../src/daemon/config.js';
+import { HOLD_CHECK_EVERY_MS } from '../../src/daemon/write-back.js';
 import { useInProcessDaemons, type InProcessDaemon, type LogLine } from '../support/daemon.js';
 import { useTestEmulator, type SeedObject } from '../support/emulator.js';
-import { useGitHubStandIn } from '../support/github.js';
+import { FakeClock } from '../support/fake-clock.js';
+import { useGitHubStandIn, type GitHubStandIn } from '../support/github.js';
 import { commitTree, git, useScratch } from '../support/tree.js';
 import { waitUntil } from '../support/wait.js';
 import { MONITOR_DATASETS } from '../support/yaml.js';
@@ -23,6 +26,9 @@ const startDaemon = useInProcessDaemons(emulator);
 const FILE = 'vfields.yaml';
 const BRANCH = 'wsync/write-back';
 const DECLARED = ['apiVersion: wsync/v1', 'kind: VirtualField', 'metadata:', '  name: doubled', 'spec:', '  dataset: checkout', '  # doubled, for the SLO board', '  expression: latency * 2', ''].join('\n');
+
+/** A second object, declared in a file edit made while the write-back's GitHub call hangs. */
+const TRIPLED = ['apiVersion: wsync/v1', 'kind: VirtualField', 'metadata:', '  name: tripled', 'spec:', '  dataset: checkout', '  expression: latency * 3', ''].join('\n');
 
 interface Repo {
   root: string;
@@ -71,16 +77,31 @@ function githubEnv(): Record<string, string> {
   return { WSYNC_GITHUB_REPOSITORY: 'acme/workspace', WSYNC_GITHUB_TOKEN: gh.token, WSYNC_GITHUB_API_URL: gh.url };
 }
 
+/** A daemon writing KINDS back from a fresh repository, with GitHub, once its first reconcile is out. */
+async function startWritingBack(kinds: string, config: Partial<DaemonConfig> = {}): Promise<{ repo: Repo; gh: GitHubStandIn; d: InProcessDaemon }> {
+  const repo = await repository();
+  const gh = github.get();
+  gh.reset();
+  const writeBack = resolveWriteBack({ writeBack: kinds, writeBackRemote: repo.bare }, githubEnv(), { dir: repo.tree, stateDir: repo.stateDir, cwd: repo.root }, false);
+  const d = await startDaemon({ dir: repo.tree, stateDir: repo.stateDir, writeBack, ...config });
+  await d.waitFor((l) => l.msg === 'reconcile');
+  return { repo, gh, d };
+}
+
 const writtenBack = (d: InProcessDaemon): LogLine[] => d.lines.filter((l) => l.msg === 'written back');
+
+/** A file edit, reconciled: the new object is live once its reconcile's log line is out. */
+async function editTheFiles(d: InProcessDaemon, repo: Repo): Promise<LogLine> {
+  await writeFile(join(repo.tree, 'tripled.yaml'), TRIPLED);
+  const reconciled = await reconcile(d);
+  const live = ((await emulator.state()).vfields ?? []).find((v: SeedObject) => v.name === 'tripled');
+  expect(live?.expression).toBe('latency * 3');
+  return reconciled;
+}
 
 describe('the daemon writes drift made in the workspace back to git', () => {
   it('observe mode: a UI edit ends as one commit on the write-back branch and one pull request', async () => {
-    const repo = await repository();
-    const gh = github.get();
-    gh.reset();
-    const writeBack = resolveWriteBack({ writeBack: 'all', writeBackRemote: repo.bare }, githubEnv(), { dir: repo.tree, stateDir: repo.stateDir, cwd: repo.root }, false);
-    const d = await startDaemon({ dir: repo.tree, stateDir: repo.stateDir, policy: { ...DEFAULT_POLICY, mode: 'observe' }, writeBack });
-    await d.waitFor((l) => l.msg === 'reconcile');
+    const { repo, gh, d } = await startWritingBack('all', { policy: { ...DEFAULT_POLICY, mode: 'observe' } });
 
     await editInTheUi('latency * 3');
     await reconcile(d);
@@ -117,12 +138,8 @@ describe('the daemon writes drift made in the workspace back to git', () => {
   });
 
   it('enforce mode: the UI edit stays live until its pull request is closed, then is put back', async () => {
-    const repo = await repository();
-    const gh = github.get();
-    gh.reset();
-    const writeBack = resolveWriteBack({ writeBack: 'VirtualField', writeBackRemote: repo.bare }, githubEnv(), { dir: repo.tree, stateDir: repo.stateDir, cwd: repo.root }, false);
-    const d = await startDaemon({ dir: repo.tree, stateDir: repo.stateDir, writeBack });
-    await d.waitFor((l) => l.msg === 'reconcile');
+    const clock = new FakeClock();
+    const { repo, gh, d } = await startWritingBack('VirtualField', { clock });
 
     await editInTheUi('latency * 5');
     await reconcile(d);
@@ -130,16 +147,28 @@ describe('the daemon writes drift made in the workspace back to git', () => {
     expect(await liveExpression()).toBe('latency * 5');
     expect(gh.pulls[0]?.body).toContain('does not put these objects back');
 
-    // Held: further reconciles neither put it back nor write it again.
+    // Held: further reconciles neither put it back nor write it again, nor ask GitHub anything.
+    const asked = gh.requests.length;
+    await reconcile(d);
     await reconcile(d);
     expect(await liveExpression()).toBe('latency * 5');
     expect(branchLog(repo.bare)).toHaveLength(1);
+    expect(gh.requests).toHaveLength(asked);
 
+    // Asked every HOLD_CHECK_EVERY_MS: the open pull request keeps it held.
+    await clock.advance(HOLD_CHECK_EVERY_MS);
+    await waitUntil(() => gh.requests.length === asked + 1, { what: 'the merged-or-closed question' });
+    expect(gh.requests.at(-1)).toMatchObject({ method: 'GET', status: 200 });
+    // The next question is armed once this one's answer is in.
+    await waitUntil(() => clock.pending().includes(HOLD_CHECK_EVERY_MS), { what: 'the next question armed' });
     const pull = gh.pulls[0];
     if (pull) pull.state = 'closed';
-    await reconcile(d);
+    await clock.advance(HOLD_CHECK_EVERY_MS);
+    // The answer asks for a reconcile of its own, which puts the edit back.
+    await d.waitFor((l) => l.msg === 'reconcile' && l.trigger === 'write-back');
     await waitUntil(async () => (await liveExpression()) === 'latency * 2', { what: 'the edit put back' });
     expect(d.lines.some((l) => String(l.msg).startsWith('write-back closed without a merge'))).toBe(true);
+    expect(gh.requests).toHaveLength(asked + 2);
     expect(writtenBack(d)).toHaveLength(1);
     // Its writer lease would keep the next test's enforcing daemon from writing.
     await d.daemon.stop('test over');
@@ -210,5 +239,71 @@ describe('the daemon writes drift made in the workspace back to git', () => {
     expect(git(repo.bare, 'branch', '--list', BRANCH).trim()).toBe('');
     await reconcile(d);
     expect(await liveExpression()).toBe('latency * 2');
+    await d.daemon.stop('test over');
+  });
+
+  // #28: the git and GitHub work runs beside the reconciles, never in their way.
+  it('a write-back whose pull request call hangs holds up no reconcile: an edit meanwhile is applied, then the pull request opens', async () => {
+    const { repo, gh, d } = await startWritingBack('all', { clock: new FakeClock() });
+
+    const hung = gh.holdNext();
+    await editInTheUi('latency * 9');
+    await reconcile(d);
+    expect(await hung.arrived).toBe(`GET /repos/acme/workspace/pulls?head=${encodeURIComponent(`acme:${BRANCH}`)}&state=open`);
+    // The commit is pushed; the pull request call hangs. A file edit is applied and reported meanwhile,
+    // the UI edit stays held, and nothing is written back twice.
+    expect(branchLog(repo.bare)).toHaveLength(1);
+    expect(await editTheFiles(d, repo)).toMatchObject({ result: 'applied' });
+    expect(await liveExpression()).toBe('latency * 9');
+    expect(writtenBack(d)).toEqual([]);
+    expect(gh.pulls).toEqual([]);
+
+    hung.release();
+    await waitUntil(() => writtenBack(d).length === 1, { what: 'the write-back' });
+    expect(gh.pulls).toEqual([expect.objectContaining({ number: 1, head: BRANCH, state: 'open' })]);
+    expect(branchLog(repo.bare)).toHaveLength(1);
+    expect(await liveExpression()).toBe('latency * 9');
+    await d.daemon.stop('test over');
+  });
+
+  it('a merged-or-closed question that hangs holds up no reconcile; its answer puts the objects back', async () => {
+    const clock = new FakeClock();
+    const { repo, gh, d } = await startWritingBack('all', { clock });
+    await editInTheUi('latency * 10');
+    await reconcile(d);
+    await waitUntil(() => writtenBack(d).length === 1, { what: 'the write-back' });
+
+    const pull = gh.pulls[0];
+    if (pull) pull.state = 'closed';
+    const hung = gh.holdNext();
+    await clock.advance(HOLD_CHECK_EVERY_MS);
+    expect(await hung.arrived).toBe(`GET /repos/acme/workspace/pulls?head=${encodeURIComponent(`acme:${BRANCH}`)}&state=open`);
+    expect(await editTheFiles(d, repo)).toMatchObject({ result: 'applied' });
+    expect(await liveExpression()).toBe('latency * 10');
+    expect(d.lines.some((l) => String(l.msg).startsWith('write-back closed without a merge'))).toBe(false);
+
+    hung.release();
+    await d.waitFor((l) => l.msg === 'reconcile' && l.trigger === 'write-back');
+    await waitUntil(async () => (await liveExpression()) === 'latency * 2', { what: 'the edit put back' });
+    const closed = await d.waitFor((l) => String(l.msg).startsWith('write-back closed without a merge'));
+    expect(closed.objects).toEqual(['VirtualField/checkout/doubled']);
+    await d.daemon.stop('test over');
+  });
+
+  it('a stop waits for the write-back in flight: the pull request opens before the daemon says stopped', async () => {
+    const { gh, d } = await startWritingBack('all', { policy: { ...DEFAULT_POLICY, mode: 'observe' } });
+    const hung = gh.holdNext();
+    await editInTheUi('latency * 11');
+    await reconcile(d);
+    await hung.arrived;
+
+    const stopped = d.daemon.stop('SIGTERM');
+    await d.waitFor((l) => l.msg === 'stopping');
+    hung.release();
+    await stopped;
+    const said = d.lines.map((l) => l.msg);
+    expect(said.indexOf('written back')).toBeGreaterThan(said.indexOf('stopping'));
+    expect(said.indexOf('written back')).toBeLessThan(said.indexOf('stopped'));
+    expect(gh.pulls).toEqual([expect.objectContaining({ number: 1, state: 'open' })]);
   });
 });

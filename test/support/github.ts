@@ -51,8 +51,30 @@ export interface GitHubStandIn {
   pulls: StoredPull[];
   /** The next requests answer these, in order, instead of being served (a rate limit, a 500). */
   failNext(...failures: ScriptedFailure[]): void;
+  /** The next request waits unanswered until released (a slow GitHub, deterministically). */
+  holdNext(): HeldRequest;
   reset(): void;
   close(): Promise<void>;
+}
+
+export interface HeldRequest {
+  /** Resolves with `METHOD url` once the held request arrived. */
+  arrived: Promise<string>;
+  /** Serves it (and is a no-op after the first call). */
+  release(): void;
+}
+
+interface Gate {
+  arrive(request: string): void;
+  released: Promise<void>;
+}
+
+function gate(): { held: HeldRequest; gate: Gate } {
+  let arrive: (request: string) => void = () => undefined;
+  let release: () => void = () => undefined;
+  const arrived = new Promise<string>((resolve) => (arrive = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return { held: { arrived, release }, gate: { arrive, released } };
 }
 
 const DOCS = 'https://docs.github.com/rest';
@@ -90,6 +112,7 @@ export async function startGitHubStandIn(options: StandInOptions = {}): Promise<
   const statuses: StoredStatus[] = [];
   const pulls: StoredPull[] = [];
   const failures: ScriptedFailure[] = [];
+  const gates: Gate[] = [];
 
   function checkHeaders(headers: IncomingHttpHeaders, hasBody: boolean): void {
     // Requests without a User-Agent are rejected (docs: "User agent required").
@@ -187,6 +210,12 @@ export async function startGitHubStandIn(options: StandInOptions = {}): Promise<
     let text = '';
     req.on('data', (chunk: Buffer) => (text += chunk.toString()));
     req.on('end', () => {
+      const held = gates.shift();
+      if (held === undefined) return serve();
+      held.arrive(`${req.method ?? ''} ${req.url ?? ''}`);
+      void held.released.then(serve);
+    });
+    function serve(): void {
       const method = req.method ?? '';
       let parsed: unknown;
       let answer: [number, unknown];
@@ -212,7 +241,7 @@ export async function startGitHubStandIn(options: StandInOptions = {}): Promise<
       requests.push({ method, url: req.url ?? '', headers: req.headers, body: parsed, status: answer[0] });
       res.writeHead(answer[0], { 'content-type': 'application/json; charset=utf-8', 'x-github-api-version-selected': '2022-11-28', ...headers });
       res.end(JSON.stringify(answer[1]));
-    });
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -223,11 +252,17 @@ export async function startGitHubStandIn(options: StandInOptions = {}): Promise<
     statuses,
     pulls,
     failNext: (...more) => failures.push(...more),
+    holdNext() {
+      const { held, gate: next } = gate();
+      gates.push(next);
+      return held;
+    },
     reset() {
       requests.length = 0;
       statuses.length = 0;
       pulls.length = 0;
       failures.length = 0;
+      gates.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {
