@@ -46,14 +46,29 @@ class ArraySplitter {
     }
     let lastCut = -1;
     let { depth, inString, escaped } = this;
+    // Most of a list's bytes are inside strings: they are skipped to the next quote or backslash
+    // with Buffer.indexOf, not looked at one by one. -2: not looked for yet; -1: none left.
+    let nextBackslash = -2;
     for (let i = 0; i < chunk.length; i++) {
-      const byte = chunk[i] as number;
       if (inString) {
-        if (escaped) escaped = false;
-        else if (byte === BACKSLASH) escaped = true;
-        else if (byte === QUOTE) inString = false;
+        if (escaped) {
+          escaped = false;
+          continue;
+        }
+        if (nextBackslash !== -1 && nextBackslash < i) nextBackslash = chunk.indexOf(BACKSLASH, i);
+        const quote = chunk.indexOf(QUOTE, i);
+        if (nextBackslash !== -1 && (quote === -1 || nextBackslash < quote)) {
+          // The byte after the backslash is escaped (it may be in the next chunk).
+          i = nextBackslash;
+          escaped = true;
+          continue;
+        }
+        if (quote === -1) break;
+        i = quote;
+        inString = false;
         continue;
       }
+      const byte = chunk[i] as number;
       if (byte === QUOTE) inString = true;
       else if (byte === OPEN || byte === OPEN_OBJECT) depth++;
       else if (byte === CLOSE || byte === CLOSE_OBJECT) {
