@@ -120,6 +120,8 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
     env: input.env,
     limits: input.limits,
     cache: incremental?.files,
+    // The daemon's results outlive its files' edits; a plan's or an apply's do not.
+    releaseTexts: incremental === undefined,
     measure: phases.measure,
     ...(input.environment === undefined ? {} : { environment: input.environment }),
   });

@@ -33,6 +33,12 @@ export interface ReadOptions {
   secretsAsWritten?: boolean;
   /** Results of the files read before (the daemon's): a file whose text has not changed is not processed again. */
   cache?: FileCache;
+  /**
+   * The files stay where they are for as long as the result is used (a plan's or an apply's own
+   * tree): the result keeps no hold on their texts, and a position asked for later is computed from
+   * the file read again (if unchanged). Not with a cache, whose results outlive a file's edits.
+   */
+  releaseTexts?: boolean;
   /** Times reading, parsing and validating. */
   measure?: Measure;
   /**
@@ -151,9 +157,10 @@ async function readFiles(
   files: readonly { file: ListedFile; sources: SecretSources }[],
   documents: DocumentFileSource,
   budget: TreeBudget,
-  options: Pick<ReadOptions, 'cache' | 'measure'> & { hook?: DocumentHook } = {},
+  options: Pick<ReadOptions, 'cache' | 'measure' | 'releaseTexts'> & { hook?: DocumentHook } = {},
 ): Promise<FileResult[]> {
   const { cache, measure = untimed, hook } = options;
+  const release = options.releaseTexts === true && !cache;
   const results: FileResult[] = [];
   let lastYield = performance.now();
   // Synchronous reads and one thread: the thread pool's round trips and a second parsing thread
@@ -167,7 +174,7 @@ async function readFiles(
       budget.bytesLeft -= stamp.bytes;
       processed = unread;
     } else {
-      const content = measure('read', () => readText(file, budget.bytesLeft));
+      const content = measure('read', () => readText(file, budget.bytesLeft, release));
       if ('overLimit' in content) {
         results.push(tooManyBytes(file.path, budget));
         break;
@@ -181,7 +188,7 @@ async function readFiles(
       processed =
         cache && 'text' in content
           ? cache.resultFor(file.path, content.text, () => processFile(file, content, sources, measure, hook), stamp)
-          : processFile(file, content, sources, measure, hook);
+          : processFile(file, content, sources, measure, hook, release);
     }
     // The cache holds what the YAML text yields; the document files it names (a dashboard's JSON)
     // are read at every pass, into a copy, so an edit of the JSON alone is seen.

@@ -3,7 +3,7 @@ import type { Measure } from '../core/phase-times.js';
 import type { DesiredResource, Diagnostic, KindName } from '../core/types.js';
 import { isKindName, KINDS } from '../kinds/index.js';
 import { parseFile, type ParsedDocument, type ParsedFile } from './parse/document.js';
-import type { FileText, ListedFile } from './read/files.js';
+import { readAgain, type FileText, type ListedFile } from './read/files.js';
 import type { SecretSources } from './interpolate/interpolate.js';
 import { labelDiagnostics, toResource, type DocumentOutcome } from './validate/resource.js';
 import { explainDiagnostics } from './parse/yaml-hints.js';
@@ -67,9 +67,9 @@ export type DocumentHook = (doc: ParsedDocument) => ParsedDocument;
 const untimed: Measure = (_phase, work) => work();
 
 /** Parses, interpolates and schema-checks one file's text. Never throws. */
-export function processText(path: string, text: string, sources: SecretSources, measure: Measure = untimed, hook?: DocumentHook): FileResult {
+export function processText(path: string, text: string, sources: SecretSources, measure: Measure = untimed, hook?: DocumentHook, reread?: () => string | undefined): FileResult {
   try {
-    const parsed = measure('parse', () => parseFile(text, path, sources));
+    const parsed = measure('parse', () => parseFile(text, path, sources, reread));
     return processParsed(path, text, parsed, measure, hook);
   } catch (err) {
     return cannotBeParsed(path, err);
@@ -133,11 +133,17 @@ export function processParsed(path: string, text: string, parsed: ParsedFile, me
 }
 
 /** One file read with readText: its documents, or the reason it could not be read. */
-export function processFile(file: ListedFile, content: FileText, sources: SecretSources, measure?: Measure, hook?: DocumentHook): FileResult {
+/**
+ * `release`: the result may let go of the file's text (a one-shot read: nothing keeps results for a
+ * next read); positions are then computed, when asked, from the file read again if it is unchanged.
+ */
+export function processFile(file: ListedFile, content: FileText, sources: SecretSources, measure?: Measure, hook?: DocumentHook, release = false): FileResult {
   if ('error' in content) {
     const at = { line: content.line ?? 1, column: content.column ?? 1 };
     return { diagnostics: [{ severity: 'error', code: 'file', file: file.path, ...at, message: content.error }], documents: [] };
   }
   if (!('text' in content)) return { diagnostics: [], documents: [] };
-  return processText(file.path, content.text, sources, measure, hook);
+  const { stamp } = content;
+  const reread = release && stamp !== undefined ? () => readAgain(file, stamp) : undefined;
+  return processText(file.path, content.text, sources, measure, hook, reread);
 }

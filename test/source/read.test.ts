@@ -379,3 +379,35 @@ describe('readDesiredPaths', () => {
     expect(desired.diagnostics).toContainEqual({ severity: 'error', code: 'dir', message: `${join(dir, 'nope')}: no such directory` });
   });
 });
+
+describe('readDesired: releaseTexts (a one-shot read keeps no hold on the files` texts)', () => {
+  const files = {
+    'team/monitors.yaml': [monitor, monitor.replace('name: checkout', 'name: checkout-slow-and-long-named').replace("['checkout']", "['checkout'] | where duration > 1000 | count()")].join('---\n'),
+    'other.yaml': `# a comment first\n\n${monitor.replace('name: checkout', 'name: other-monitor-with-a-long-name')}`,
+  };
+
+  it('reads the same values, and the same positions from the files read again', async () => {
+    const dir = tree(files);
+    const kept = await readDesired(dir, { env: {} });
+    const released = await readDesired(dir, { env: {}, releaseTexts: true });
+    expect(JSON.stringify(released.resources.map((r) => [r.spec, r.name, r.key, r.source]))).toBe(JSON.stringify(kept.resources.map((r) => [r.spec, r.name, r.key, r.source])));
+    expect(released.resources).toHaveLength(3);
+    for (const [i, resource] of released.resources.entries()) {
+      expect({ ...resource.locations }).toEqual({ ...kept.resources[i]?.locations });
+      expect(resource.locations['/spec/notifiers/1']?.line).toBeGreaterThan(resource.source.line);
+    }
+    expect(released.resources[2]?.locations['/spec/notifiers/1']).toEqual({ file: 'team/monitors.yaml', line: 21, column: 7 });
+  });
+
+  it('gives only the document start for a file changed since it was read, never another text`s lines', async () => {
+    const dir = tree(files);
+    const released = await readDesired(dir, { env: {}, releaseTexts: true });
+    writeFileSync(join(dir, 'other.yaml'), `\n\n\n\n${files['other.yaml']}`);
+    const resource = released.resources[0];
+    expect(resource?.source.file).toBe('other.yaml');
+    expect(resource?.locations['/spec/notifiers/1']).toBeUndefined();
+    expect(resource?.locations['']).toEqual(resource?.source);
+    // An unchanged file still gives its positions.
+    expect(released.resources[1]?.locations['/spec/notifiers/0']).toEqual({ file: 'team/monitors.yaml', line: 9, column: 7 });
+  });
+});

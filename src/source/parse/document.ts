@@ -84,8 +84,9 @@ export function parseFileWithYaml(text: string, file: string, sources: SecretSou
 }
 
 /** Splits a file into documents and turns each into data. Never throws for any input text. */
-export function parseFile(text: string, file: string, sources: SecretSources): ParsedFile {
-  const fast = readFast(text, file, sources);
+/** `reread`: the file's text read again (readFastOrDecline): given, the documents keep no hold on `text`. */
+export function parseFile(text: string, file: string, sources: SecretSources, reread?: () => string | undefined): ParsedFile {
+  const fast = readFast(text, file, sources, reread);
   if (fast === undefined) return parseFileWithYaml(text, file, sources);
   return {
     documents: fast.map((doc) => ({

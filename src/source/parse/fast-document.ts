@@ -16,22 +16,70 @@ import { readWithYaml } from './yaml-document.js';
 // position. What it takes, it must read exactly as the `yaml` path does: test/source/fast-path
 // checks that on generated documents. Positions are computed on demand, by the `yaml` path.
 
-/** The location maps of a file's documents, computed by the `yaml` path on first use, all at once. */
+/**
+ * The location maps of a file's documents, computed by the `yaml` path on first use, all at once:
+ * from the text kept, or (a one-shot read, which keeps no text) from the file read again, which
+ * must be the text read (the same length and stamp); a file changed since gives each document's
+ * start only, never another text's lines.
+ */
 class FileLocations implements LocationSource {
   private byStart: Map<number, Record<string, SourceLocation>> | undefined;
+  private readonly length: number;
 
+  /** `reread` and the length of the text it must give: the text is not kept. */
   constructor(
     private text: string,
     private readonly file: string,
-  ) {}
+    private readonly reread?: { text: () => string | undefined; length: number },
+  ) {
+    this.length = reread?.length ?? text.length;
+    if (reread) this.text = '';
+  }
 
   locationsAt(startOffset: number, start: SourceLocation): Record<string, SourceLocation> {
     if (this.byStart === undefined) {
       this.byStart = new Map();
-      for (const doc of readWithYaml(this.text, this.file).documents) this.byStart.set(doc.startOffset, doc.locations);
+      const text = this.reread ? this.reread.text() : this.text;
+      if (text !== undefined && text.length === this.length) {
+        for (const doc of readWithYaml(text, this.file).documents) this.byStart.set(doc.startOffset, doc.locations);
+      }
       this.text = '';
     }
     return this.byStart.get(startOffset) ?? { '': start };
+  }
+}
+
+/** Texts shorter than this are copies of their own in V8; longer ones point into the file's text. */
+const SLICED_FROM = 13;
+
+/**
+ * Gives each long text of `values` a copy of its own, so that nothing keeps the file's text: the
+ * texts js-yaml reads are slices of it. One JSON round trip per file: a copy at a time cost more.
+ */
+function ownTexts(documents: FastDocument[]): void {
+  const holders: (JsonObject | JsonValue[])[] = [];
+  const keys: (string | number)[] = [];
+  const texts: string[] = [];
+  const visit = (holder: JsonObject | JsonValue[], key: string | number, value: JsonValue): void => {
+    if (typeof value === 'string') {
+      if (value.length < SLICED_FROM) return;
+      holders.push(holder);
+      keys.push(key);
+      texts.push(value);
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) visit(value, i, value[i] as JsonValue);
+    } else if (value !== null && typeof value === 'object') {
+      for (const k of Object.keys(value)) visit(value, k, value[k] as JsonValue);
+    }
+  };
+  for (const doc of documents) visit(doc as unknown as JsonObject, 'value', doc.value);
+  if (texts.length === 0) return;
+  const copies = JSON.parse(JSON.stringify(texts)) as string[];
+  for (let i = 0; i < copies.length; i++) {
+    const holder = holders[i] as JsonObject | JsonValue[];
+    const key = keys[i] as string | number;
+    if (Array.isArray(holder)) holder[key as number] = copies[i] as string;
+    else setOwn(holder, key as string, copies[i] as string);
   }
 }
 
@@ -134,7 +182,11 @@ export interface FastDocument {
  * The documents of a file that has nothing to report, or why the `yaml` path must read it: each
  * reason stands for something the fast path would read differently or not report.
  */
-export function readFastOrDecline(text: string, file: string, sources: SecretSources): FastDocument[] | { declined: string } {
+/**
+ * `reread` (a one-shot read): the file's text read again. Given, the documents keep no hold on the
+ * text (their long texts are copies, positions come from the file read again when asked).
+ */
+export function readFastOrDecline(text: string, file: string, sources: SecretSources, reread?: () => string | undefined): FastDocument[] | { declined: string } {
   const textReason = declinedText(text);
   if (textReason !== undefined) return { declined: textReason };
   // Without aliases nothing is shared or expanded, and the node limit is the only bound.
@@ -160,7 +212,7 @@ export function readFastOrDecline(text: string, file: string, sources: SecretSou
   const placeholders = text.includes('${');
   // Positions come from the `yaml` path reading the same text: js-yaml's copy of it, which its
   // strings keep alive anyway, rather than a second one (it only has a NUL, maybe a line break, added).
-  const lazy = new FileLocations(guard.input.endsWith('\0') ? guard.input.slice(0, -1) : text, file);
+  const lazy = new FileLocations(guard.input.endsWith('\0') ? guard.input.slice(0, -1) : text, file, reread && { text: reread, length: text.length });
   const out: FastDocument[] = [];
   try {
     for (let i = 0; i < raws.length; i++) {
@@ -191,11 +243,12 @@ export function readFastOrDecline(text: string, file: string, sources: SecretSou
     if (err instanceof Declined) return { declined: err.message };
     throw err;
   }
+  if (reread) ownTexts(out);
   return out;
 }
 
 /** The documents of a file that has nothing to report, or undefined when the `yaml` path must read it. */
-export function readFast(text: string, file: string, sources: SecretSources): FastDocument[] | undefined {
-  const read = readFastOrDecline(text, file, sources);
+export function readFast(text: string, file: string, sources: SecretSources, reread?: () => string | undefined): FastDocument[] | undefined {
+  const read = readFastOrDecline(text, file, sources, reread);
   return Array.isArray(read) ? read : undefined;
 }

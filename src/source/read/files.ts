@@ -1,4 +1,4 @@
-import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, statSync, type BigIntStats } from 'node:fs';
 import { join, relative, isAbsolute } from 'node:path';
 import { safeText } from '../../core/safe-text.js';
 import type { FileStamp } from './file-cache.js';
@@ -139,6 +139,19 @@ function linkGone(path: string): boolean {
   }
 }
 
+function stampText(info: BigIntStats): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+
+/**
+ * The text of a file as it was read, read again: undefined when the file is no longer what was
+ * read (another stamp: its change time moves with any write) or cannot be read.
+ */
+export function readAgain(file: ListedFile, stamp: string): string | undefined {
+  const again = readText(file, Number.POSITIVE_INFINITY, true);
+  return 'text' in again && again.stamp === stamp ? again.text : undefined;
+}
+
 /**
  * The file's stamp (device, inode, size, modification and change times to the nanosecond) and its
  * size, from one stat; undefined when it cannot be had (the read then says why).
@@ -147,7 +160,7 @@ export function stampOf(file: ListedFile): (FileStamp & { bytes: number }) | und
   try {
     const info = statSync(file.absolute, { bigint: true });
     return {
-      stamp: `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`,
+      stamp: stampText(info),
       changedMs: Number(info.ctimeMs),
       bytes: Number(info.size),
     };
@@ -157,7 +170,8 @@ export function stampOf(file: ListedFile): (FileStamp & { bytes: number }) | und
 }
 
 export type FileText =
-  | { text: string; bytes: number }
+  /** `stamp`: the file's stamp as stampOf gives it, from the stat made before the read. */
+  | { text: string; bytes: number; stamp?: string }
   | { error: string; line?: number; column?: number }
   /** The file would take the tree past its byte limit: not read. */
   | { overLimit: number };
@@ -185,8 +199,10 @@ function readSmall(path: string): Buffer | undefined {
  * cost more than the reads. A small file is read without a stat (its size is what was read); a
  * larger one is measured before it is read, so a huge file is refused unread.
  */
-export function readText(file: ListedFile, budget: number = Number.POSITIVE_INFINITY): FileText {
+export function readText(file: ListedFile, budget: number = Number.POSITIVE_INFINITY, stamped = false): FileText {
   let bytes: Buffer;
+  // Taken before the read: a file changed meanwhile has a stamp that is not this one.
+  const stamp = stamped ? stampOf(file)?.stamp : undefined;
   try {
     const small = readSmall(file.absolute);
     if (small !== undefined) {
@@ -203,7 +219,7 @@ export function readText(file: ListedFile, budget: number = Number.POSITIVE_INFI
   }
   if (bytes.length > budget) return { overLimit: bytes.length };
   const decoded = decodeUtf8(bytes);
-  if ('text' in decoded) return { text: decoded.text, bytes: bytes.length };
+  if ('text' in decoded) return { text: decoded.text, bytes: bytes.length, ...(stamp === undefined ? {} : { stamp }) };
   const { line, column } = decoded.invalidAt;
   return { error: invalidUtf8Message(decoded.invalidAt), line, column };
 }
