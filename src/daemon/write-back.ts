@@ -33,14 +33,10 @@ export interface DaemonWriteBackOptions {
   redact: (text: string) => string;
   /** The daemon's API client now (SIGHUP replaces it). */
   client: () => ApiClient;
-  /** The daemon's clock: the merged-or-closed question is asked on its timer (tests: a FakeClock). */
+  /** The daemon's clock: the merged-or-closed question and a stop's wait are timed by it (tests: a FakeClock). */
   clock: Clock;
   /** Asks the daemon for a reconcile: holds were released, their objects are to be put back. */
   requestReconcile: () => void;
-  /** Default HOLD_CHECK_EVERY_MS. */
-  checkEveryMs?: number;
-  /** Default CLOSE_WAIT_MS (a real timer: a stop is real time). */
-  closeWaitMs?: number;
 }
 
 interface Hold {
@@ -124,12 +120,12 @@ export class DaemonWriteBack {
     this.checkTimer = null;
     const lane = this.lane;
     if (lane !== null) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const waitMs = this.options.closeWaitMs ?? CLOSE_WAIT_MS;
-      const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), waitMs)));
+      const clock = this.options.clock;
+      let timer: TimerHandle | undefined;
+      const timedOut = new Promise<boolean>((resolve) => (timer = clock.setTimeout(() => resolve(true), CLOSE_WAIT_MS)));
       const gaveUp = await Promise.race([lane.then(() => false), timedOut]);
-      clearTimeout(timer);
-      if (gaveUp) this.options.log.warn({ branch: this.options.setup.branch, waited_ms: waitMs }, 'stopping with the write-back still running: left unfinished');
+      if (timer !== undefined) clock.clearTimeout(timer);
+      if (gaveUp) this.options.log.warn({ branch: this.options.setup.branch, waited_ms: CLOSE_WAIT_MS }, 'stopping with the write-back still running: left unfinished');
     }
     await this.options.setup.close();
   }
@@ -165,7 +161,7 @@ export class DaemonWriteBack {
       this.checkTimer = null;
       this.checkDue = true;
       this.kick();
-    }, this.options.checkEveryMs ?? HOLD_CHECK_EVERY_MS);
+    }, HOLD_CHECK_EVERY_MS);
   }
 
   /**

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveWriteBack } from '../../src/cli/commands/run/write-back.js';
 import { DEFAULT_POLICY } from '../../src/core/types.js';
 import type { DaemonConfig } from '../../src/daemon/config.js';
-import { HOLD_CHECK_EVERY_MS } from '../../src/daemon/write-back.js';
+import { CLOSE_WAIT_MS, HOLD_CHECK_EVERY_MS } from '../../src/daemon/write-back.js';
 import { useInProcessDaemons, type InProcessDaemon, type LogLine } from '../support/daemon.js';
 import { useTestEmulator, type SeedObject } from '../support/emulator.js';
 import { FakeClock } from '../support/fake-clock.js';
@@ -305,5 +305,23 @@ describe('the daemon writes drift made in the workspace back to git', () => {
     expect(said.indexOf('written back')).toBeGreaterThan(said.indexOf('stopping'));
     expect(said.indexOf('written back')).toBeLessThan(said.indexOf('stopped'));
     expect(gh.pulls).toEqual([expect.objectContaining({ number: 1, state: 'open' })]);
+  });
+
+  it('a stop waits for a hung write-back no longer than CLOSE_WAIT_MS, and says it left it unfinished', async () => {
+    const clock = new FakeClock();
+    const { gh, d } = await startWritingBack('all', { policy: { ...DEFAULT_POLICY, mode: 'observe' }, clock });
+    const hung = gh.holdNext();
+    await editInTheUi('latency * 12');
+    await reconcile(d);
+    await hung.arrived;
+
+    const stopped = d.daemon.stop('SIGTERM');
+    await waitUntil(() => clock.pending().includes(CLOSE_WAIT_MS), { what: 'the stop waiting for the write-back' });
+    await clock.advance(CLOSE_WAIT_MS);
+    await d.waitFor((l) => l.msg === 'stopping with the write-back still running: left unfinished');
+    expect(writtenBack(d)).toEqual([]);
+    // Its GitHub client closes once the hung call ends (here: answered; else its own timeout).
+    hung.release();
+    await stopped;
   });
 });
