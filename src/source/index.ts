@@ -15,7 +15,7 @@ import { secretValueLimit } from './secret-limit.js';
 import { tokenFileClashes } from './token-file-clash.js';
 import { documentCount } from './parse/prescan.js';
 import { tooManyBytes, tooManyDocuments, treeBudget, type TreeBudget } from './read/tree-budget.js';
-import { processFile, processText, type DocumentHook, type FileResult } from './process-file.js';
+import { processFile, processText, type Declaration, type DocumentHook, type DocumentResult, type FileResult } from './process-file.js';
 
 export { checkReferences } from './references/references.js';
 
@@ -74,7 +74,9 @@ function assemble(results: readonly FileResult[], secretValues: Iterable<string>
   const diagnostics: Diagnostic[] = [];
   const stats = { files: results.filter((result) => result.notAFile !== true).length, documents: 0, skipped: 0 };
   const skips: SkippedDocument[] = [];
-  const declared = new Map<string, { at: SourceLocation; kind: KindName; key: string; writtenName: string }>();
+  // By kind, then key, to the document that declared it first: nothing made per document.
+  const declared = new Map<KindName, Map<string, DocumentResult>>();
+  const declaredInOrder: Declaration[] = [];
   /** Every object declared is a valid resource, of the same key: the resources are what is declared. */
   let onlyResources = true;
   for (const result of results) {
@@ -89,8 +91,9 @@ function assemble(results: readonly FileResult[], secretValues: Iterable<string>
       }
       const declaration = doc.declaration;
       if (!declaration) continue;
-      const id = `${declaration.kind}\u0000${declaration.key}`;
-      const first = declared.get(id);
+      let ofKind = declared.get(declaration.kind);
+      if (ofKind === undefined) declared.set(declaration.kind, (ofKind = new Map()));
+      const first = ofKind.get(declaration.key);
       if (first) {
         diagnostics.push({
           severity: 'error',
@@ -100,14 +103,15 @@ function assemble(results: readonly FileResult[], secretValues: Iterable<string>
           name: declaration.shownName,
           field: 'metadata.name',
           message:
-            `${declaration.kind} "${declaration.shownKey}" is also declared at ${where(first.at)}` +
-            (lookAlikes(first.writtenName, declaration.writtenName)
+            `${declaration.kind} "${declaration.shownKey}" is also declared at ${where(first.start)}` +
+            (lookAlikes(first.declaration?.writtenName ?? '', declaration.writtenName)
               ? ' (the two names differ only in how their characters are encoded, Unicode NFC or NFD: they are the same name)'
               : ''),
         });
         continue;
       }
-      declared.set(id, { at: doc.start, kind: declaration.kind, key: declaration.key, writtenName: declaration.writtenName });
+      ofKind.set(declaration.key, doc);
+      declaredInOrder.push(declaration);
       if (doc.resource) resources.push(doc.resource);
       if (doc.resource?.kind !== declaration.kind || doc.resource.key !== declaration.key) onlyResources = false;
     }
@@ -121,7 +125,7 @@ function assemble(results: readonly FileResult[], secretValues: Iterable<string>
     secretValues: [...new Set(secretValues)],
   };
   // Not a copy of every resource's kind and key (the common case, and a large tree's is large).
-  if (!onlyResources) declaredByDesired.set(desired, [...declared.values()].map(({ kind, key }) => ({ kind, key })));
+  if (!onlyResources) declaredByDesired.set(desired, declaredInOrder.map(({ kind, key }) => ({ kind, key })));
   return desired;
 }
 

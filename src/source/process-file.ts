@@ -58,7 +58,8 @@ function declarationOf(doc: ParsedDocument, outcome: DocumentOutcome): Declarati
   const spec = asJsonObject(value.spec) ?? {};
   const module = KINDS[kind];
   const shownName = doc.written.get('/metadata/name') ?? metadata.name;
-  return { kind, key: module.keyOf(metadata.name, spec), writtenName: metadata.name, shownName, shownKey: module.keyOf(shownName, spec) };
+  const key = module.keyOf(metadata.name, spec);
+  return { kind, key, writtenName: metadata.name, shownName, shownKey: shownName === metadata.name ? key : module.keyOf(shownName, spec) };
 }
 
 /** What a parsed document becomes before it is checked: an environment's overlay merged over it. */
@@ -111,10 +112,13 @@ export function processParsed(path: string, text: string, parsed: ParsedFile, me
       const doc = hook ? hook(written) : written;
       const before = doc.diagnostics.length;
       const outcome = measure('validate', () => toResource(doc));
-      labelDiagnostics(doc);
-      noteVariables(doc, before);
-      noteOverlay(doc, doc.overlaidBy ? 0 : before);
-      result.diagnostics.push(...doc.diagnostics);
+      // A valid document (most) has nothing to label or note.
+      if (doc.diagnostics.length > 0) {
+        labelDiagnostics(doc);
+        noteVariables(doc, before);
+        noteOverlay(doc, doc.overlaidBy ? 0 : before);
+        result.diagnostics.push(...doc.diagnostics);
+      }
       const entry: DocumentResult = { skipped: outcome.type === 'skipped', start: doc.start };
       if (outcome.type === 'resource') entry.resource = outcome.resource;
       if (outcome.type === 'skipped') {

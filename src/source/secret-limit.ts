@@ -11,10 +11,9 @@ export function secretValueLimit(
 ): Diagnostic[] {
   let count = 0;
   for (const resource of resources) {
-    const found = findPaths(
-      resource.spec,
-      kindModule(resource.kind).secretFields,
-    );
+    const fields = kindModule(resource.kind).secretFields;
+    if (fields.length === 0) continue;
+    const found = findPaths(resource.spec, fields);
     if (count + found.length <= MAX_SECRET_VALUES) {
       count += found.length;
       continue;

@@ -218,6 +218,8 @@ export class Guard {
   /** Per document: bytes its aliases expand to (expandedBytes). */
   readonly aliasBytes: number[] = [];
   private lastAlias = -1;
+  /** Where the content of the node `writing` passed starts (after its properties), for `alias`. */
+  private content = -1;
 
   constructor(private readonly budget: number) {}
 
@@ -232,16 +234,16 @@ export class Guard {
     const openLine = this.opened.pop() ?? s.line;
     const open = this.opened.pop() ?? s.position;
     // (js-yaml closes some nodes twice; checking one twice does no harm.)
-    if (this.unusual === undefined) this.unusual = this.values(s) ?? this.writing(s, open, openLine) ?? this.alias(s, open);
+    if (this.unusual === undefined) this.unusual = this.values(s) ?? this.writing(s, open, openLine) ?? this.alias(s);
     // Declined: the `yaml` path reads the file, so reading on would only cost time and memory.
     if (this.unusual !== undefined) throw new GuardStop(this.unusual);
   };
 
-  /** An alias: what it expands to counts toward the document's budget of expanded bytes. */
-  private alias(s: ListenerState, open: number): string | undefined {
-    const content = skipProperties(s.input, open);
+  /** An alias (its content found by `writing`): what it expands to counts toward the document's budget of expanded bytes. */
+  private alias(s: ListenerState): string | undefined {
+    const content = this.content;
     // js-yaml closes some nodes twice: an alias is counted once, by where it is written.
-    if (content < 0 || s.input.charCodeAt(content) !== 42 /* * */ || content === this.lastAlias) return undefined;
+    if (s.input.charCodeAt(content) !== 42 /* * */ || content === this.lastAlias) return undefined;
     this.lastAlias = content;
     const doc = s.documents.length;
     const budget = MAX_ALIAS_EXPANSION_BYTES - (this.aliasBytes[doc] ?? 0);
@@ -283,6 +285,7 @@ export class Guard {
     if (s.anchor !== null && this.redefines(s)) return 'an anchor defined twice';
     const content = skipProperties(s.input, open);
     if (content < 0) return 'a tag, or an anchor the `yaml` path refuses';
+    this.content = content;
     // `"<<": x` is an ordinary key to the `yaml` path; in js-yaml's output it looks like a merge.
     if (s.result === MERGE_KEY && s.input.charCodeAt(content) !== 60 /* < */ && isKey(s)) return 'a quoted merge key';
     if (s.kind === 'scalar' ? s.line !== openLine || isBlockScalar(s.input.charCodeAt(content)) : s.kind !== null) {

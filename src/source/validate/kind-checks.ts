@@ -6,10 +6,12 @@ import type { Diagnostic, JsonObject, SourceLocation } from '../../core/types.js
 import type { KindModule, SpecProblem } from '../../kinds/types.js';
 import { dottedPath } from '../parse/document.js';
 
+const NONE: readonly [] = [];
+
 /** Problems of `spec` (pointers into the spec); `interpolated` are document pointers (`/spec/...`). */
 export function specProblems(module: KindModule, name: string, spec: JsonObject, interpolated: readonly string[]): SpecProblem[] {
   const problems: SpecProblem[] = [];
-  for (const { path, key } of module.keyedArrays ?? []) {
+  for (const { path, key } of module.keyedArrays ?? NONE) {
     const arrayPointer = toPointer(['spec', ...path.split('.')]);
     for (const pointer of interpolated) {
       const rest = pointer.startsWith(`${arrayPointer}/`) ? pointer.slice(arrayPointer.length + 1).split('/') : [];
@@ -22,7 +24,8 @@ export function specProblems(module: KindModule, name: string, spec: JsonObject,
       }
     }
   }
-  problems.push(...(module.checkSpec?.(name, spec) ?? []));
+  const own = module.checkSpec?.(name, spec);
+  if (own !== undefined && own.length > 0) problems.push(...own);
   return problems;
 }
 

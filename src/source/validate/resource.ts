@@ -145,11 +145,14 @@ function validateResource(doc: ParsedDocument, value: JsonObject, kind: KindName
   const spec = isJsonObject(value.spec) ? value.spec : {};
   // The kind's own checks read defensively, so they report alongside the schema's errors.
   const problems = specProblems(module, name, spec, doc.interpolated);
-  doc.diagnostics.push(...problemDiagnostics(problems, { locations: doc.locations, fallback: doc.start, base: '/spec' }));
-  if (doc.diagnostics.some((d) => d.severity === 'error')) return { type: 'invalid' };
-  const annotations: Record<string, string> = {};
+  if (problems.length > 0) doc.diagnostics.push(...problemDiagnostics(problems, { locations: doc.locations, fallback: doc.start, base: '/spec' }));
+  if (doc.diagnostics.length > 0 && doc.diagnostics.some((d) => d.severity === 'error')) return { type: 'invalid' };
+  let annotations = NO_ANNOTATIONS;
   if (isJsonObject(metadata.annotations)) {
-    for (const [k, v] of Object.entries(metadata.annotations)) if (typeof v === 'string') annotations[k] = v;
+    const found: Record<string, string> = {};
+    for (const [k, v] of Object.entries(metadata.annotations)) if (typeof v === 'string') found[k] = v;
+    // Most resources have none: one shared empty record rather than one each.
+    if (Object.keys(found).length > 0) annotations = found;
   }
   compactObject(spec);
   return {
@@ -158,8 +161,7 @@ function validateResource(doc: ParsedDocument, value: JsonObject, kind: KindName
       kind,
       name,
       key: module.keyOf(name, spec),
-      // Most resources have none: one shared empty record rather than one each.
-      annotations: Object.keys(annotations).length === 0 ? NO_ANNOTATIONS : annotations,
+      annotations,
       spec,
       source: doc.start,
       locations: doc.locations,
