@@ -60,7 +60,7 @@ export class DaemonWriteBack {
   private readonly published = new Map<string, string>();
   /** `Kind/key` -> the drift the publish in flight writes back (its fingerprint). */
   private readonly publishing = new Map<string, string>();
-  /** The drift waiting for the next publish, and the live state of the latest reconcile that found drift. */
+  /** The drift waiting for the next publish, and the live state of the latest reconcile that queued some. */
   private readonly queued = new Map<string, DriftedObject>();
   private live: LiveState | null = null;
   /** The drift found by the plan of the reconcile running now, queued when it ends. */
@@ -194,6 +194,8 @@ export class DaemonWriteBack {
   private async publishQueued(live: LiveState): Promise<void> {
     const objects = [...this.queued.values()];
     this.queued.clear();
+    // Not kept past its publish: a whole workspace's live state is large.
+    this.live = null;
     for (const o of objects) this.publishing.set(changeRef(o.kind, o.key), o.fingerprint);
     const { setup, log, redact } = this.options;
     const refs = objects.map((o) => redact(changeRef(o.kind, o.key)));

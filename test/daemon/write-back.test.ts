@@ -243,7 +243,7 @@ describe('the daemon writes drift made in the workspace back to git', () => {
   });
 
   // #28: the git and GitHub work runs beside the reconciles, never in their way.
-  it('a write-back whose pull request call hangs holds up no reconcile: an edit meanwhile is applied, then the pull request opens', async () => {
+  it('a write-back whose pull request call hangs holds up no reconcile: an edit meanwhile is applied, then the pull request opens and the drift found meanwhile follows', async () => {
     const { repo, gh, d } = await startWritingBack('all', { clock: new FakeClock() });
 
     const hung = gh.holdNext();
@@ -257,12 +257,19 @@ describe('the daemon writes drift made in the workspace back to git', () => {
     expect(await liveExpression()).toBe('latency * 9');
     expect(writtenBack(d)).toEqual([]);
     expect(gh.pulls).toEqual([]);
+    // A second UI edit found meanwhile waits for the next publish, after this one.
+    await editInTheUi('latency * 13');
+    await reconcile(d);
+    expect(branchLog(repo.bare)).toHaveLength(1);
 
     hung.release();
-    await waitUntil(() => writtenBack(d).length === 1, { what: 'the write-back' });
+    await waitUntil(() => writtenBack(d).length === 2, { what: 'both write-backs' });
+    expect(writtenBack(d).map((l) => l.push_attempts)).toEqual([1, 1]);
     expect(gh.pulls).toEqual([expect.objectContaining({ number: 1, head: BRANCH, state: 'open' })]);
-    expect(branchLog(repo.bare)).toHaveLength(1);
-    expect(await liveExpression()).toBe('latency * 9');
+    expect(gh.requests.at(-1)).toMatchObject({ method: 'PATCH', url: '/repos/acme/workspace/pulls/1', status: 200 });
+    expect(branchLog(repo.bare)).toHaveLength(2);
+    expect(git(repo.bare, 'show', `${BRANCH}:${FILE}`)).toContain('expression: latency * 13');
+    expect(await liveExpression()).toBe('latency * 13');
     await d.daemon.stop('test over');
   });
 
