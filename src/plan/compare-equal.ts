@@ -111,7 +111,8 @@ export function equalWhenCompared(module: KindModule, desired: JsonObject, live:
 }
 
 function equalField(rules: FieldRules, ignored: ReadonlySet<string> | undefined, field: string, desired: JsonValue | undefined, live: JsonValue | undefined): boolean {
-  if (ignored?.has(field)) return true;
+  // The same value on both sides is cleaned alike, whatever the field's rules (most fields of a no-op).
+  if (desired === live || ignored?.has(field)) return true;
   const rule = rules.get(field) ?? PLAIN;
   const d = cleanField(rule, desired);
   // A computed field the file leaves out is the service's to fill (an empty list written out is not left out).

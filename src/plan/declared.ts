@@ -18,6 +18,7 @@ import { mayBeUnseen } from './unseen.js';
 
 export const OBSERVE_REASON = 'observe mode: drift reported, not applied';
 const SECRET_UNKNOWN_REASON = 'sensitive value not known; will be written';
+const NO_PATHS: readonly string[][] = Object.freeze([]);
 
 /** Whether the resource's kind, and its dataset, were listed. */
 export type ListedState = 'listed' | 'kind not listed' | 'dataset not listed';
@@ -206,7 +207,7 @@ export function planDeclared(resource: DesiredResource, inputs: DeclaredInputs, 
     ...(match ? { liveRaw: match.object.raw } : {}),
     // Ignored fields are tolerated drift; a create sends them all the same, so its preview shows them.
     ignore: match ? ignoredFields(resource) : [],
-    interpolated: resource.interpolated.map((p) => pointerSegments(specPointer(p))),
+    interpolated: resource.interpolated.length === 0 ? NO_PATHS : resource.interpolated.map((p) => pointerSegments(specPointer(p))),
     secrets: { hashKey: inputs.hashKey, recorded: owner?.secretHashes },
   });
   if (rename.type === 'rename') comparison.diffs.unshift(nameDiff(rename.from, resource));
