@@ -297,6 +297,32 @@ describe('the daemon writes drift made in the workspace back to git', () => {
     await d.daemon.stop('test over');
   });
 
+  it('the answer "closed" ends only the holds there were when it was asked: a second edit meanwhile goes to a new pull request, held', async () => {
+    const clock = new FakeClock();
+    const { gh, d } = await startWritingBack('all', { clock });
+    await editInTheUi('latency * 10');
+    await reconcile(d);
+    await waitUntil(() => writtenBack(d).length === 1, { what: 'the write-back' });
+    const pull = gh.pulls[0];
+    if (pull) pull.state = 'closed';
+    const hung = gh.holdNext();
+    await clock.advance(HOLD_CHECK_EVERY_MS);
+    await hung.arrived;
+
+    await editInTheUi('latency * 14');
+    await reconcile(d);
+    hung.release();
+    await waitUntil(() => writtenBack(d).length === 2, { what: 'the second write-back' });
+    expect(gh.pulls.map((p) => [p.number, p.state])).toEqual([
+      [1, 'closed'],
+      [2, 'open'],
+    ]);
+    expect(d.lines.some((l) => String(l.msg).startsWith('write-back closed without a merge'))).toBe(false);
+    await reconcile(d);
+    expect(await liveExpression()).toBe('latency * 14');
+    await d.daemon.stop('test over');
+  });
+
   it('a stop waits for the write-back in flight: the pull request opens before the daemon says stopped', async () => {
     const { gh, d } = await startWritingBack('all', { policy: { ...DEFAULT_POLICY, mode: 'observe' } });
     const hung = gh.holdNext();
