@@ -13,7 +13,7 @@ import { CLOSE_WAIT_MS, HOLD_CHECK_EVERY_MS } from '../../src/daemon/write-back.
 import { useInProcessDaemons, type InProcessDaemon, type LogLine } from '../support/daemon.js';
 import { useTestEmulator, type SeedObject } from '../support/emulator.js';
 import { FakeClock } from '../support/fake-clock.js';
-import { useGitHubStandIn, type GitHubStandIn } from '../support/github.js';
+import { useGitHubStandIn, type GitHubStandIn, type HeldRequest } from '../support/github.js';
 import { commitTree, git, useScratch } from '../support/tree.js';
 import { waitUntil } from '../support/wait.js';
 import { MONITOR_DATASETS } from '../support/yaml.js';
@@ -86,6 +86,23 @@ async function startWritingBack(kinds: string, config: Partial<DaemonConfig> = {
   const d = await startDaemon({ dir: repo.tree, stateDir: repo.stateDir, writeBack, ...config });
   await d.waitFor((l) => l.msg === 'reconcile');
   return { repo, gh, d };
+}
+
+/**
+ * Enforce mode: a UI edit written back and held, its pull request closed, and the merged-or-closed
+ * question under way with its GitHub call hung until `hung.release()`.
+ */
+async function closedWhileAsking(): Promise<{ repo: Repo; gh: GitHubStandIn; d: InProcessDaemon; hung: HeldRequest }> {
+  const clock = new FakeClock();
+  const { repo, gh, d } = await startWritingBack('all', { clock });
+  await editInTheUi('latency * 10');
+  await reconcile(d);
+  await waitUntil(() => writtenBack(d).length === 1, { what: 'the write-back' });
+  const pull = gh.pulls[0];
+  if (pull) pull.state = 'closed';
+  const hung = gh.holdNext();
+  await clock.advance(HOLD_CHECK_EVERY_MS);
+  return { repo, gh, d, hung };
 }
 
 const writtenBack = (d: InProcessDaemon): LogLine[] => d.lines.filter((l) => l.msg === 'written back');
@@ -274,16 +291,7 @@ describe('the daemon writes drift made in the workspace back to git', () => {
   });
 
   it('a merged-or-closed question that hangs holds up no reconcile; its answer puts the objects back', async () => {
-    const clock = new FakeClock();
-    const { repo, gh, d } = await startWritingBack('all', { clock });
-    await editInTheUi('latency * 10');
-    await reconcile(d);
-    await waitUntil(() => writtenBack(d).length === 1, { what: 'the write-back' });
-
-    const pull = gh.pulls[0];
-    if (pull) pull.state = 'closed';
-    const hung = gh.holdNext();
-    await clock.advance(HOLD_CHECK_EVERY_MS);
+    const { repo, d, hung } = await closedWhileAsking();
     expect(await hung.arrived).toBe(`GET /repos/acme/workspace/pulls?head=${encodeURIComponent(`acme:${BRANCH}`)}&state=open`);
     expect(await editTheFiles(d, repo)).toMatchObject({ result: 'applied' });
     expect(await liveExpression()).toBe('latency * 10');
@@ -298,15 +306,7 @@ describe('the daemon writes drift made in the workspace back to git', () => {
   });
 
   it('the answer "closed" ends only the holds there were when it was asked: a second edit meanwhile goes to a new pull request, held', async () => {
-    const clock = new FakeClock();
-    const { gh, d } = await startWritingBack('all', { clock });
-    await editInTheUi('latency * 10');
-    await reconcile(d);
-    await waitUntil(() => writtenBack(d).length === 1, { what: 'the write-back' });
-    const pull = gh.pulls[0];
-    if (pull) pull.state = 'closed';
-    const hung = gh.holdNext();
-    await clock.advance(HOLD_CHECK_EVERY_MS);
+    const { gh, d, hung } = await closedWhileAsking();
     await hung.arrived;
 
     await editInTheUi('latency * 14');
