@@ -79,8 +79,11 @@ export const KINDS_IN_ORDER: readonly KindModule[] = KIND_NAMES.map((name) => KI
   (a, b) => a.level - b.level,
 );
 
+const KIND_NAME_SET: ReadonlySet<string> = new Set(KIND_NAMES);
+
+/** A set, not a list: a parsed document's kind is a fresh string, compared by hash rather than with every name. */
 export function isKindName(value: string): value is KindName {
-  return (KIND_NAMES as readonly string[]).includes(value);
+  return KIND_NAME_SET.has(value);
 }
 
 export function kindModule(kind: KindName): KindModule {
