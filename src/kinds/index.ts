@@ -79,11 +79,20 @@ export const KINDS_IN_ORDER: readonly KindModule[] = KIND_NAMES.map((name) => KI
   (a, b) => a.level - b.level,
 );
 
-const KIND_NAME_SET: ReadonlySet<string> = new Set(KIND_NAMES);
+/** Each kind name to itself: the registry's own copy of the text. */
+const KIND_NAME_TEXT: ReadonlyMap<string, KindName> = new Map(KIND_NAMES.map((name) => [name, name]));
 
-/** A set, not a list: a parsed document's kind is a fresh string, compared by hash rather than with every name. */
+/** A map, not a list: a parsed document's kind is a fresh string, compared by hash rather than with every name. */
 export function isKindName(value: string): value is KindName {
-  return KIND_NAME_SET.has(value);
+  return KIND_NAME_TEXT.has(value);
+}
+
+/**
+ * The registry's copy of a kind name: a parsed document's kind is a fresh string each time, and
+ * indexing KINDS (or any record) by it looks the text up again at each use.
+ */
+export function canonicalKind(kind: KindName): KindName {
+  return KIND_NAME_TEXT.get(kind) ?? kind;
 }
 
 export function kindModule(kind: KindName): KindModule {

@@ -1,7 +1,7 @@
 import { asJsonObject, isJsonObject } from '../core/json.js';
 import type { Measure } from '../core/phase-times.js';
 import type { DesiredResource, Diagnostic, KindName } from '../core/types.js';
-import { isKindName, KINDS } from '../kinds/index.js';
+import { canonicalKind, isKindName, KINDS } from '../kinds/index.js';
 import { parseFile, type ParsedDocument, type ParsedFile } from './parse/document.js';
 import { readAgain, type FileText, type ListedFile } from './read/files.js';
 import type { SecretSources } from './interpolate/interpolate.js';
@@ -51,8 +51,9 @@ export interface FileResult {
 function declarationOf(doc: ParsedDocument, outcome: DocumentOutcome): Declaration | undefined {
   const value = doc.value;
   if (outcome.type === 'skipped' || value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const { kind, metadata } = value;
-  if (typeof kind !== 'string' || !isKindName(kind)) return undefined;
+  const { kind: written, metadata } = value;
+  if (typeof written !== 'string' || !isKindName(written)) return undefined;
+  const kind = outcome.type === 'resource' ? outcome.resource.kind : canonicalKind(written);
   if (!isJsonObject(metadata)) return undefined;
   if (typeof metadata.name !== 'string') return undefined;
   const spec = asJsonObject(value.spec) ?? {};

@@ -1,6 +1,6 @@
 import { isJsonObject } from '../../core/json.js';
 import type { DesiredResource, Diagnostic, JsonObject, JsonValue, KindName } from '../../core/types.js';
-import { isKindName, KIND_NAMES, KINDS } from '../../kinds/index.js';
+import { canonicalKind, isKindName, KIND_NAMES, KINDS } from '../../kinds/index.js';
 import type { ParsedDocument } from '../parse/document.js';
 import { compactObject } from './compact.js';
 import { problemDiagnostics, specProblems } from './kind-checks.js';
@@ -123,7 +123,7 @@ export function toResource(doc: ParsedDocument): DocumentOutcome {
     }
     return { type: 'invalid' };
   }
-  return validateResource(doc, value, kind);
+  return validateResource(doc, value, canonicalKind(kind));
 }
 
 function validateResource(doc: ParsedDocument, value: JsonObject, kind: KindName): DocumentOutcome {
