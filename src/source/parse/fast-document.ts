@@ -237,7 +237,9 @@ export function readFastOrDecline(text: string, file: string, sources: SecretSou
       }
       const start = { file, line: at.line + 1, column: at.column + 1 };
       const aliasBytes = guard.aliasBytes[i] ?? 0;
-      out.push({ value, start, interpolated, written, ...(variables ? { variables } : {}), locations: locationsOnDemand(lazy, at.offset, start), aliasBytes });
+      const doc: FastDocument = { value, start, interpolated, written, locations: locationsOnDemand(lazy, at.offset, start), aliasBytes };
+      if (variables) doc.variables = variables;
+      out.push(doc);
     }
   } catch (err) {
     if (err instanceof Declined) return { declined: err.message };

@@ -218,8 +218,6 @@ export class Guard {
   /** Per document: bytes its aliases expand to (expandedBytes). */
   readonly aliasBytes: number[] = [];
   private lastAlias = -1;
-  /** Where the content of the node `writing` passed starts (after its properties), for `alias`. */
-  private content = -1;
 
   constructor(private readonly budget: number) {}
 
@@ -234,16 +232,15 @@ export class Guard {
     const openLine = this.opened.pop() ?? s.line;
     const open = this.opened.pop() ?? s.position;
     // (js-yaml closes some nodes twice; checking one twice does no harm.)
-    if (this.unusual === undefined) this.unusual = this.values(s) ?? this.writing(s, open, openLine) ?? this.alias(s);
+    if (this.unusual === undefined) this.unusual = this.values(s) ?? this.writing(s, open, openLine);
     // Declined: the `yaml` path reads the file, so reading on would only cost time and memory.
     if (this.unusual !== undefined) throw new GuardStop(this.unusual);
   };
 
-  /** An alias (its content found by `writing`): what it expands to counts toward the document's budget of expanded bytes. */
-  private alias(s: ListenerState): string | undefined {
-    const content = this.content;
+  /** An alias written at `content`: what it expands to counts toward the document's budget of expanded bytes. */
+  private alias(s: ListenerState, content: number): string | undefined {
     // js-yaml closes some nodes twice: an alias is counted once, by where it is written.
-    if (s.input.charCodeAt(content) !== 42 /* * */ || content === this.lastAlias) return undefined;
+    if (content === this.lastAlias) return undefined;
     this.lastAlias = content;
     const doc = s.documents.length;
     const budget = MAX_ALIAS_EXPANSION_BYTES - (this.aliasBytes[doc] ?? 0);
@@ -268,30 +265,35 @@ export class Guard {
     return undefined;
   }
 
-  /** What js-yaml reads otherwise than the `yaml` path, or takes where that refuses. */
+  /**
+   * What js-yaml reads otherwise than the `yaml` path, or takes where that refuses; then an alias's
+   * expansion. Most nodes are text on one line: each check reads the state and the text once.
+   */
   private writing(s: ListenerState, open: number, openLine: number): string | undefined {
+    const { input, kind, result, position } = s;
     // A collection, alias or empty node used as a key (`[a]: b`, `{[a], b: c}`): js-yaml would
     // make text of it.
-    if ((s.kind !== 'scalar' || s.result === null) && (isKey(s) || (this.inFlowMapping(s.input) && !afterColon(s.input, open)))) {
+    if ((kind !== 'scalar' || result === null) && (isKey(s) || (this.inFlowMapping(input) && !afterColon(input, open)))) {
       return 'a key that is not text';
     }
     // `"a"#c`: the `yaml` path wants a space before a comment, js-yaml does not.
-    if (s.input.charCodeAt(s.position) === 35 /* # */ && !isSpace(s.input.charCodeAt(s.position - 1))) {
+    if (input.charCodeAt(position) === 35 /* # */ && !isSpace(input.charCodeAt(position - 1))) {
       return 'a comment without a space before it';
     }
     // The `yaml` path refuses implicit keys over 1024 characters.
-    if (s.position - open > 1000 && isKey(s)) return 'a long key';
+    if (position - open > 1000 && isKey(s)) return 'a long key';
     // js-yaml registers a collection's anchor after its content, so an alias picks another node.
     if (s.anchor !== null && this.redefines(s)) return 'an anchor defined twice';
-    const content = skipProperties(s.input, open);
+    const content = skipProperties(input, open);
     if (content < 0) return 'a tag, or an anchor the `yaml` path refuses';
-    this.content = content;
+    const first = input.charCodeAt(content);
     // `"<<": x` is an ordinary key to the `yaml` path; in js-yaml's output it looks like a merge.
-    if (s.result === MERGE_KEY && s.input.charCodeAt(content) !== 60 /* < */ && isKey(s)) return 'a quoted merge key';
-    if (s.kind === 'scalar' ? s.line !== openLine || isBlockScalar(s.input.charCodeAt(content)) : s.kind !== null) {
-      return this.oddNode(s, content);
+    if (result === MERGE_KEY && first !== 60 /* < */ && isKey(s)) return 'a quoted merge key';
+    if (kind === 'scalar' ? s.line !== openLine || isBlockScalar(first) : kind !== null) {
+      const odd = this.oddNode(s, content);
+      if (odd !== undefined) return odd;
     }
-    return undefined;
+    return first === 42 /* * */ ? this.alias(s, content) : undefined;
   }
 
   /** Is the node around the one just closed a flow mapping (`{...}`)? */
