@@ -71,9 +71,10 @@ export class Daemon {
     this.connection = config.connection;
     this.client = this.connect(config.connection);
     const redact = (text: string): string => this.redact(text);
-    this.marker = config.revisionMarks ? new RevisionMarker(config.revisionMarks, this.log, redact) : null;
+    const lane = { log: this.log, redact, client: () => this.client, clock: config.clock ?? systemClock };
+    this.marker = config.revisionMarks ? new RevisionMarker({ ...lane, setup: config.revisionMarks }) : null;
     const requestReconcile = (): void => void (this.stopping === null && this.scheduler.request('write-back'));
-    const writeBack = { enforce: config.policy.mode === 'enforce', log: this.log, redact, client: () => this.client, clock: config.clock ?? systemClock, requestReconcile };
+    const writeBack = { ...lane, enforce: config.policy.mode === 'enforce', requestReconcile };
     this.writeBack = config.writeBack ? new DaemonWriteBack({ ...config, ...writeBack, setup: config.writeBack }) : null;
     this.reconciler = new Reconciler({ ...config, client: () => this.client, apiToken: () => this.connection.token(), signal: this.abort.signal, log: this.log, redact });
     this.scheduler = new Scheduler({
@@ -150,11 +151,10 @@ export class Daemon {
     // The next writer (a new pod with the same state directory, or another one) need not wait.
     await this.reconciler.close();
     this.freeze.close();
-    // Its publish in flight reads through the client.
-    await this.writeBack?.close();
+    // The write-back's publish and the marks in flight read through the client (each lane's wait is bounded).
+    await Promise.all([this.writeBack?.close(), this.marker?.close()]);
     await this.client.close().catch(() => undefined);
     await this.notifications?.close();
-    await this.marker?.close();
     await this.server?.close();
     this.log.info('stopped');
   }
@@ -276,7 +276,7 @@ export class Daemon {
       record.result = outcome.status;
       if (outcome.superseded !== undefined) record.message = outcome.superseded;
       overwritten = this.report.overwrites(outcome, snap.revision);
-      if (write && this.marker && outcome.status !== 'superseded') await this.marker.mark(outcome, snap, this.client);
+      if (write && this.marker && outcome.status !== 'superseded') this.marker.queue(outcome, snap);
       this.writeBack?.afterReconcile(outcome);
     } catch (err) {
       record.message = this.redact(errorText(err));

@@ -13,12 +13,12 @@ import { chosen, holdChanges, isInSync, WorkspaceEditWatch, type DriftedObject }
 import { WriteBackPublisher, type WriteBackSetup } from '../reconcile/write-back/publish.js';
 import type { TreeLimits } from '../source/limits.js';
 import type { Clock, TimerHandle } from './clock.js';
+import { CLOSE_WAIT_MS, finishedBeforeStop } from './lane.js';
 import type { Logger } from './logger.js';
 
 /** How often, while objects are held, the daemon asks whether the write-back was merged or closed. */
 export const HOLD_CHECK_EVERY_MS = 30_000;
-/** How long a stop waits for the write-back in flight. */
-export const CLOSE_WAIT_MS = 10_000;
+export { CLOSE_WAIT_MS };
 
 export interface DaemonWriteBackOptions {
   setup: WriteBackSetup;
@@ -118,14 +118,8 @@ export class DaemonWriteBack {
     this.closed = true;
     if (this.checkTimer !== null) this.options.clock.clearTimeout(this.checkTimer);
     this.checkTimer = null;
-    const lane = this.lane;
-    if (lane !== null) {
-      const clock = this.options.clock;
-      let timer: TimerHandle | undefined;
-      const timedOut = new Promise<boolean>((resolve) => (timer = clock.setTimeout(() => resolve(true), CLOSE_WAIT_MS)));
-      const gaveUp = await Promise.race([lane.then(() => false), timedOut]);
-      if (timer !== undefined) clock.clearTimeout(timer);
-      if (gaveUp) this.options.log.warn({ branch: this.options.setup.branch, waited_ms: CLOSE_WAIT_MS }, 'stopping with the write-back still running: left unfinished');
+    if (this.lane !== null && !(await finishedBeforeStop(this.lane, this.options.clock))) {
+      this.options.log.warn({ branch: this.options.setup.branch, waited_ms: CLOSE_WAIT_MS }, 'stopping with the write-back still running: left unfinished');
     }
     await this.options.setup.close();
   }

@@ -171,8 +171,13 @@ export function revisionStatus(outcome: Pick<ReconcileOutcome, 'status' | 'resul
   }
 }
 
+/** What a mark reads of a reconcile's outcome (not its desired and live state: a queued mark need not keep them). */
+export type MarkedOutcome = Pick<ReconcileOutcome, 'status' | 'result' | 'plan'>;
+
 export interface MarkInput {
-  outcome: ReconcileOutcome;
+  outcome: MarkedOutcome;
+  /** The datasets the writes touched (`touchedDatasets`): the annotation's. */
+  datasets: readonly string[];
   revision: AppliedRevision;
   marks: RevisionMarks;
   client: ApiClient;
@@ -190,10 +195,9 @@ export interface MarkResult {
 
 /** Makes the marks `marks` asks for; a failure is a warning (the writes it marks are done). */
 export async function markRevision(input: MarkInput): Promise<MarkResult> {
-  const { outcome, revision, marks, warn } = input;
+  const { outcome, revision, marks, warn, datasets } = input;
   const out: MarkResult = {};
   const counts = outcome.result ? writeCounts(outcome.result) : undefined;
-  const datasets = touchedDatasets(outcome);
   if (marks.annotate && counts && isWrite(counts) && datasets.length > 0) {
     const body = revisionAnnotation(revision, counts, datasets, input.now, marks.annotate.urlTemplate);
     const create = KINDS.Annotation.create;

@@ -2,7 +2,7 @@
 // --commit-status marks the commit on the datasets written and on GitHub (the stand-in); a resync
 // that puts drift back marks it again; a quiet reconcile adds no annotation and sets a status only
 // when it changed. The GitHub token is in no log line.
-import { mkdir, symlink } from 'node:fs/promises';
+import { mkdir, rename, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveRevisionMarks } from '../../src/cli/revision-marks.js';
@@ -49,25 +49,82 @@ describe('the daemon marks the revisions it applied', () => {
     const before = lines.filter((l) => l.msg === 'reconcile').length;
     daemon.reload();
     await waitUntil(() => lines.filter((l) => l.msg === 'reconcile').length > before, { what: 'the reconcile that puts the drift back' });
-    expect(marked()).toHaveLength(2);
+    // The marks are made after the reconcile, in the background (#28).
+    await waitUntil(() => marked().length === 2, { what: 'the second mark' });
     expect((await marks()).map((m) => m.title)).toEqual([
       `wsync applied ${COMMIT.slice(0, 12)}: 1 created, 0 updated, 0 deleted`,
       `wsync applied ${COMMIT.slice(0, 12)}: 0 created, 1 updated, 0 deleted`,
     ]);
+    await waitUntil(() => lines.some((l) => String(l.msg).startsWith('could not set the commit status')), { what: 'the warning' });
     const warning = lines.find((l) => String(l.msg).startsWith('could not set the commit status'));
     expect(warning?.msg).toBe(`could not set the commit status of ${COMMIT.slice(0, 12)} (the apply stands): GitHub POST /repos/acme/workspace/statuses/${COMMIT}: 500: broken near (sensitive)`);
     expect(lines.filter((l) => l.msg === 'reconcile').at(-1)).toMatchObject({ result: 'applied' });
     expect(gh.statuses).toHaveLength(1);
 
     // Quiet reconciles: the status turns to "in sync" once, then nothing more is sent.
-    for (const expected of [2, 2]) {
+    for (let i = 0; i < 2; i += 1) {
       const reconciles = lines.filter((l) => l.msg === 'reconcile').length;
       daemon.reload();
       await waitUntil(() => lines.filter((l) => l.msg === 'reconcile').length > reconciles, { what: 'a quiet reconcile' });
-      expect(gh.statuses).toHaveLength(expected);
+      await waitUntil(() => gh.statuses.length === 2, { what: 'the "in sync" status' });
     }
+    // A stop waits for the marks queued: none of the second quiet reconcile's was sent.
+    await daemon.stop('test over');
+    expect(gh.statuses).toHaveLength(2);
     expect(gh.statuses[1]).toMatchObject({ state: 'success', description: 'in sync: nothing to apply' });
     expect(await marks()).toHaveLength(2);
     expect(lines.map((l) => JSON.stringify(l)).join('\n')).not.toContain(gh.token);
+  });
+
+  it('marks in the background and in order: revisions are applied and reported while GitHub holds a status', async () => {
+    await emulator.seed(MONITOR_DATASETS);
+    const root = await scratch.dir();
+    const commits = ['1', '2', '3'].map((c) => c.repeat(40));
+    const fields = ['one', 'two', 'three'];
+    // git-sync's layout: one worktree per commit, each declaring one more virtual field.
+    for (const [i, commit] of commits.entries()) {
+      const files = Object.fromEntries(fields.slice(0, i + 1).map((name, n) => [`${name}.yaml`, resource('VirtualField', name, { dataset: 'checkout', expression: `latency * ${n + 2}` })]));
+      await writeTree(join(root, 'worktrees', commit), files);
+    }
+    await symlink(join(root, 'worktrees', commits[0] as string), join(root, 'current'));
+    const gh = github.get();
+    gh.reset();
+    const earlier = (await marks()).length;
+    const setup = resolveRevisionMarks({ annotate: true, commitStatus: true }, { WSYNC_GITHUB_REPOSITORY: 'acme/workspace', WSYNC_GITHUB_TOKEN: gh.token, WSYNC_GITHUB_API_URL: gh.url }, false);
+    const { daemon, lines } = await startDaemon({ dir: join(root, 'current'), stateDir: join(root, '.wsync'), revisionMarks: setup, resync: null });
+    const marked = (): LogLine[] => lines.filter((l) => l.msg === 'revision marked');
+    const reconciles = (): LogLine[] => lines.filter((l) => l.msg === 'reconcile');
+    /** SIGHUP (which also replaces the API client): a reconcile of what the link names, waited for. */
+    const reconcile = async (commit?: string): Promise<LogLine | undefined> => {
+      if (commit !== undefined) {
+        await symlink(join(root, 'worktrees', commit), join(root, 'next'));
+        await rename(join(root, 'next'), join(root, 'current'));
+      }
+      const before = reconciles().length;
+      daemon.reload();
+      await waitUntil(() => reconciles().slice(before).some((l) => l.trigger === 'sighup'), { what: 'a reconcile' });
+      return reconciles().find((l, i) => i >= before && l.trigger === 'sighup');
+    };
+    await waitUntil(() => marked().length === 1, { what: 'the first mark' });
+
+    // GitHub holds the next status: the next two revisions are applied and reported all the same.
+    const hung = gh.holdNext();
+    expect(await reconcile(commits[1])).toMatchObject({ revision: commits[1], result: 'applied' });
+    expect(await hung.arrived).toBe(`POST /repos/acme/workspace/statuses/${commits[1]}`);
+    expect(await reconcile(commits[2])).toMatchObject({ revision: commits[2], result: 'applied' });
+    // The API client the third revision's mark was queued with is replaced and closed: the mark uses the new one.
+    expect(await reconcile()).toMatchObject({ revision: commits[2], result: 'applied' });
+    expect(((await emulator.state()).vfields ?? []).map((v) => v.name)).toEqual(expect.arrayContaining(fields));
+    expect(gh.statuses.map((st) => st.sha)).toEqual([commits[0]]);
+    expect(marked()).toHaveLength(1);
+
+    // Released: the held status lands, then the later ones, in the reconciles' order.
+    hung.release();
+    await waitUntil(() => marked().length === 4, { what: 'the held marks made' });
+    const applied = 'applied: 1 created, 0 updated, 0 deleted';
+    expect(gh.statuses.map((st) => [st.sha, st.description])).toEqual([...commits.map((c) => [c, applied]), [commits[2], 'in sync: nothing to apply']]);
+    expect(marked().map((l) => l.commit)).toEqual([...commits, commits[2]]);
+    expect((await marks()).slice(earlier).map((m) => m.title)).toEqual(commits.map((c) => `wsync applied ${c.slice(0, 12)}: 1 created, 0 updated, 0 deleted`));
+    expect(lines.filter((l) => l.level === 'warn')).toEqual([]);
   });
 });

@@ -141,6 +141,7 @@ describe('markRevision', () => {
     const outcome = outcomeOf({ changes: [change('Dataset', 'gone', 'create')], events: [event('Dataset', 'gone', 'create')], live: LIVE });
     const made = await markRevision({
       outcome,
+      datasets: touchedDatasets(outcome),
       revision: { commit: 'a'.repeat(40) },
       marks: { annotate: {}, commitStatus: { github: githubClient, repository: { owner: 'acme', name: 'workspace' }, context: 'wsync/prod' } },
       client,

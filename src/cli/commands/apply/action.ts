@@ -18,7 +18,7 @@ import { safeMessage, safeText } from '../../../core/safe-text.js';
 import type { Desired, Diagnostic, Plan } from '../../../core/types.js';
 import { diffSavedPlan } from '../../../plan/fingerprint.js';
 import { reconcile, type ReconcileOutcome } from '../../../reconcile/index.js';
-import { appliedRevision, markRevision, type MarkSetup } from '../../../reconcile/revision-marks.js';
+import { appliedRevision, markRevision, touchedDatasets, type MarkSetup } from '../../../reconcile/revision-marks.js';
 import { approveCommands } from '../../../render/format.js';
 import { parsePlanJson, renderJson, textChunks } from '../../../render/index.js';
 import { InventoryFileError, readHeldRecords, recordHeldChanges, StateLockedError } from '../../../state/index.js';
@@ -214,6 +214,7 @@ async function markApplied(
   const revision = await appliedRevision(context.dir, context.flags.revision ?? context.env.WSYNC_REVISION);
   const made = await markRevision({
     outcome,
+    datasets: touchedDatasets(outcome),
     revision,
     marks: context.marks.marks,
     client: context.client,
