@@ -13,7 +13,7 @@ import type { FileCache } from './read/file-cache.js';
 import { DEFAULT_TREE_LIMITS, type TreeLimits } from './limits.js';
 import { secretValueLimit } from './secret-limit.js';
 import { tokenFileClashes } from './token-file-clash.js';
-import { documentCount } from './parse/prescan.js';
+import { moreDocumentsThan } from './parse/prescan.js';
 import { tooManyBytes, tooManyDocuments, treeBudget, type TreeBudget } from './read/tree-budget.js';
 import { processFile, processText, type Declaration, type DocumentHook, type DocumentResult, type FileResult } from './process-file.js';
 
@@ -185,7 +185,7 @@ async function readFiles(
       }
       if ('bytes' in content) budget.bytesLeft -= content.bytes;
       // Counted before the file is parsed: parsing holds all its documents at once.
-      if ('text' in content && budget.resources + documentCount(content.text) > budget.limits.maxResources) {
+      if ('text' in content && moreDocumentsThan(content.text, budget.limits.maxResources - budget.resources)) {
         results.push(tooManyDocuments(file.path, budget));
         break;
       }

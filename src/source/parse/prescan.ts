@@ -184,6 +184,15 @@ function markerAt(text: string, i: number): '---' | '...' | undefined {
  * at once, so enough of them exhaust memory however small each is): one per `---`, and one for
  * text that no `---` starts (at the top, or after a `...`). Empty documents count too.
  */
+/**
+ * Whether `text` holds more than `room` documents (documentCount). Each document counted is a line
+ * of its own with a character on it, so a text of n characters holds at most (n + 1) / 2: most
+ * files are not counted at all.
+ */
+export function moreDocumentsThan(text: string, room: number): boolean {
+  return (text.length + 1) / 2 > room && documentCount(text) > room;
+}
+
 export function documentCount(text: string): number {
   let count = 0;
   let bare = true;

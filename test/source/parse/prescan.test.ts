@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_DEPTH } from '../../../src/source/limits.js';
-import { documentCount, prescanYaml } from '../../../src/source/parse/prescan.js';
+import { documentCount, moreDocumentsThan, prescanYaml } from '../../../src/source/parse/prescan.js';
 import { readWithYaml } from '../../../src/source/parse/yaml-document.js';
 
 /** Nesting shapes, `n` collections deep, with a scalar at the bottom. */
@@ -74,5 +75,16 @@ describe('documentCount', () => {
     ['--- a\n--- b\n', 2],
   ])('%j holds %i documents', (text, count) => {
     expect(documentCount(text)).toBe(count);
+  });
+
+  it('moreDocumentsThan answers as documentCount does, also for texts of documents as dense as they come', () => {
+    const line = fc.constantFrom('---', '...', 'a', '#', '', ' b', '--- c', '%Y', '\ufeff', '\r');
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), fc.boolean(), fc.integer({ min: -1, max: 8 }), (lines, lastBreak, room) => {
+        const text = lines.join('\n') + (lastBreak ? '\n' : '');
+        expect(moreDocumentsThan(text, room)).toBe(documentCount(text) > room);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
