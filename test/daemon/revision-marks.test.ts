@@ -6,8 +6,10 @@ import { mkdir, rename, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveRevisionMarks } from '../../src/cli/revision-marks.js';
+import { CLOSE_WAIT_MS } from '../../src/daemon/lane.js';
 import { useInProcessDaemons, type LogLine } from '../support/daemon.js';
 import { useTestEmulator, type SeedObject } from '../support/emulator.js';
+import { FakeClock } from '../support/fake-clock.js';
 import { useGitHubStandIn } from '../support/github.js';
 import { useScratch, writeTree } from '../support/tree.js';
 import { waitUntil } from '../support/wait.js';
@@ -126,5 +128,47 @@ describe('the daemon marks the revisions it applied', () => {
     expect(marked().map((l) => l.commit)).toEqual([...commits, commits[2]]);
     expect((await marks()).slice(earlier).map((m) => m.title)).toEqual(commits.map((c) => `wsync applied ${c.slice(0, 12)}: 1 created, 0 updated, 0 deleted`));
     expect(lines.filter((l) => l.level === 'warn')).toEqual([]);
+    // Its writer lease would refuse the next test's daemon.
+    await daemon.stop('test over');
+  });
+
+  it('a stop waits for the mark in flight, no longer than CLOSE_WAIT_MS', async () => {
+    await emulator.seed(MONITOR_DATASETS);
+    const gh = github.get();
+    gh.reset();
+    const setup = (): ReturnType<typeof resolveRevisionMarks> =>
+      resolveRevisionMarks({ commitStatus: true }, { WSYNC_GITHUB_REPOSITORY: 'acme/workspace', WSYNC_GITHUB_TOKEN: gh.token, WSYNC_GITHUB_API_URL: gh.url }, false);
+    const start = async (clock?: FakeClock): Promise<{ d: Awaited<ReturnType<typeof startDaemon>>; hung: ReturnType<typeof gh.holdNext> }> => {
+      const root = await scratch.dir();
+      const worktree = join(root, 'worktrees', COMMIT);
+      await writeTree(worktree, { 'vfields.yaml': resource('VirtualField', 'stopped', { dataset: 'checkout', expression: 'latency * 4' }) });
+      await symlink(worktree, join(root, 'current'));
+      const hung = gh.holdNext();
+      const d = await startDaemon({ dir: join(root, 'current'), stateDir: join(root, '.wsync'), revisionMarks: setup(), resync: null, ...(clock ? { clock } : {}) });
+      await hung.arrived;
+      return { d, hung };
+    };
+
+    // Answered while the stop waits: marked before "stopped".
+    const first = await start();
+    const stopping = first.d.daemon.stop('SIGTERM');
+    await first.d.waitFor((l) => l.msg === 'stopping');
+    first.hung.release();
+    await stopping;
+    const order = ['stopping', 'revision marked', 'stopped'].map((msg) => first.d.lines.findIndex((l) => l.msg === msg));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(order[0]).toBeGreaterThanOrEqual(0);
+
+    // Never answered: the stop gives up after CLOSE_WAIT_MS on the daemon's clock, and says so.
+    const clock = new FakeClock();
+    const second = await start(clock);
+    const stopped = second.d.daemon.stop('SIGTERM');
+    await waitUntil(() => clock.pending().includes(CLOSE_WAIT_MS), { what: 'the stop waiting for the marks' });
+    await clock.advance(CLOSE_WAIT_MS);
+    await second.d.waitFor((l) => l.msg === 'stopping with revision marks still being made: left unfinished');
+    expect(second.d.lines.some((l) => l.msg === 'revision marked')).toBe(false);
+    // Its GitHub client closes once the hung call ends (here: answered; else its own timeout).
+    second.hung.release();
+    await stopped;
   });
 });
