@@ -6,12 +6,12 @@
 // (synchronous, after it): the git and GitHub work runs in the background, one step at a time, off
 // the reconcile's path (#28), so a slow remote never delays an edit's write. Nothing here fails a
 // reconcile: a failure is logged and the write-back is tried again after the next one.
+import { treeSettingsOf, type TreeSettings } from '../source/tree-settings.js';
 import type { ApiClient } from '../api/types.js';
 import { changeRef, type Desired, type LiveState, type Plan } from '../core/types.js';
 import type { ReconcileOutcome } from '../reconcile/index.js';
 import { chosen, holdChanges, isInSync, WorkspaceEditWatch, type DriftedObject } from '../reconcile/write-back/drift.js';
 import { WriteBackPublisher, type WriteBackSetup } from '../reconcile/write-back/publish.js';
-import type { TreeLimits } from '../source/limits.js';
 import type { Clock, TimerHandle } from './clock.js';
 import { CLOSE_WAIT_MS, finishedBeforeStop } from './lane.js';
 import type { Logger } from './logger.js';
@@ -20,15 +20,11 @@ import type { Logger } from './logger.js';
 export const HOLD_CHECK_EVERY_MS = 30_000;
 export { CLOSE_WAIT_MS };
 
-export interface DaemonWriteBackOptions {
+export interface DaemonWriteBackOptions extends TreeSettings {
   setup: WriteBackSetup;
   /** Enforce mode: drift is put back, except the held kinds' while their pull request is open. */
   enforce: boolean;
   stateDir: string;
-  env: Record<string, string | undefined>;
-  secretsDir?: string;
-  limits?: Partial<TreeLimits>;
-  environment?: string;
   log: Logger;
   redact: (text: string) => string;
   /** The daemon's API client now (SIGHUP replaces it). */
@@ -198,10 +194,7 @@ export class DaemonWriteBack {
         live,
         client: this.options.client(),
         stateDir: this.options.stateDir,
-        env: this.options.env,
-        ...(this.options.secretsDir === undefined ? {} : { secretsDir: this.options.secretsDir }),
-        ...(this.options.limits === undefined ? {} : { limits: this.options.limits }),
-        ...(this.options.environment === undefined ? {} : { environment: this.options.environment }),
+        ...treeSettingsOf(this.options),
         holding: this.options.enforce && objects.some((o) => chosen(setup.hold, o.kind)),
         redact,
         warn: (message) => log.warn({ branch: setup.branch }, redact(message)),

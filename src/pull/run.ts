@@ -2,6 +2,7 @@
 // the workspace, plan the file changes (pure), check them (the pulled tree must validate; files
 // with uncommitted changes are refused unless forced), then write them and record new objects as
 // owned, as export does.
+import { treeSettingsOf, type TreeSettings } from '../source/tree-settings.js';
 import type { ApiClient } from '../api/types.js';
 import { hasErrors } from '../core/diagnostics.js';
 import { DEFAULT_POLICY, type Desired, type Diagnostic, type KindName, type LiveState } from '../core/types.js';
@@ -12,27 +13,22 @@ import { readLive } from '../live/index.js';
 import { planChanges, type Selection } from '../plan/index.js';
 import { desiredFromTexts, readDesired, type ReadOptions } from '../source/index.js';
 import { defaultGitBase, readGitBase, uncommittedFiles } from '../source/read/base-tree.js';
-import type { TreeLimits } from '../source/limits.js';
 import { loadSchemas } from '../source/validate/schema-files.js';
 import { loadInventory } from '../state/index.js';
 import { planPull, type PullPlan } from './planner.js';
 import { readTextsAsTree, readTreeTexts, writeTreeChanges } from './tree-files.js';
 
-export interface PullOptions {
+/** The tree settings: the environment of wsync.yaml the workspace is (--env) gets the changes in its variables and overlays. */
+export interface PullOptions extends TreeSettings {
   dir: string;
   client: ApiClient;
   stateDir: string;
-  env: Record<string, string | undefined>;
-  secretsDir?: string;
-  limits?: Partial<TreeLimits>;
   selection?: Selection;
   prune: boolean;
   dryRun: boolean;
   force: boolean;
   /** The git revision the tree was last merged at (default: where HEAD left origin/HEAD, else HEAD; none outside git). */
   base?: string;
-  /** The environment of wsync.yaml the workspace is (--env): its variables and overlays get the changes. */
-  environment?: string;
   /** The workspace as already read (the daemon's write-back); read here otherwise. */
   live?: LiveState;
   warn: (message: string) => void;
@@ -66,12 +62,7 @@ function pulledTexts(texts: ReadonlyMap<string, string>, plan: PullPlan): { path
 }
 
 export async function runPull(options: PullOptions): Promise<PullOutcome> {
-  const read = {
-    env: options.env,
-    ...(options.secretsDir ? { secretsDir: options.secretsDir } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
-    ...(options.environment !== undefined ? { environment: options.environment } : {}),
-  };
+  const read = treeSettingsOf(options);
   const desired = await readDesired(options.dir, read);
   if (hasErrors(desired.diagnostics)) return { status: 'invalid', diagnostics: desired.diagnostics, secretValues: desired.secretValues };
   const texts = await readTreeTexts(options.dir);

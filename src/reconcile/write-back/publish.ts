@@ -2,12 +2,12 @@
 // branch's checkout (`wsync pull`'s planner and writer, narrowed to them, against the live state the
 // reconcile read), committed, pushed (a push rejected because the branch moved on is tried again
 // on the refreshed branch), and one pull request opened or updated when GitHub is configured.
+import { treeSettingsOf, type TreeSettings } from '../../source/tree-settings.js';
 import { join } from 'node:path';
 import type { GitHubClient, PullRequest, Repository } from '../../api/github.js';
 import type { ApiClient } from '../../api/types.js';
 import type { KindName, LiveState } from '../../core/types.js';
 import { runPull } from '../../pull/run.js';
-import type { TreeLimits } from '../../source/limits.js';
 import { GitCheckout, GitError, type BranchState } from '../../state/git-checkout.js';
 import type { DriftedObject, KindChoice } from './drift.js';
 import { commitMessage, pullRequestBody, PULL_REQUEST_TITLE } from './message.js';
@@ -37,15 +37,11 @@ export interface WriteBackSetup {
   close(): Promise<void>;
 }
 
-export interface PublishContext {
+/** The tree settings are the daemon's: the environment it syncs (--env) gets the changes in its overlays and variables. */
+export interface PublishContext extends TreeSettings {
   live: LiveState;
   client: ApiClient;
   stateDir: string;
-  env: Record<string, string | undefined>;
-  secretsDir?: string;
-  limits?: Partial<TreeLimits>;
-  /** The environment of wsync.yaml the daemon syncs (--env): its overlays and variables get the changes. */
-  environment?: string;
   /** Whether the pull request is to say that the objects are held (enforce mode). */
   holding: boolean;
   redact: (text: string) => string;
@@ -104,10 +100,7 @@ export class WriteBackPublisher {
       dir,
       client: context.client,
       stateDir: context.stateDir,
-      env: context.env,
-      ...(context.secretsDir === undefined ? {} : { secretsDir: context.secretsDir }),
-      ...(context.limits === undefined ? {} : { limits: context.limits }),
-      ...(context.environment === undefined ? {} : { environment: context.environment }),
+      ...treeSettingsOf(context),
       selection: { kinds: [], targets: objects.map((o) => ({ kind: o.kind, name: o.key, text: `${o.kind}/${o.key}` })) },
       live: context.live,
       // The branch's own commits are earlier write-backs, not edits waiting to be applied: what it holds is the base.
