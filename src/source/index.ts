@@ -15,6 +15,7 @@ import { secretValueLimit } from './secret-limit.js';
 import { tokenFileClashes } from './token-file-clash.js';
 import { moreDocumentsThan } from './parse/prescan.js';
 import { tooManyBytes, tooManyDocuments, treeBudget, type TreeBudget } from './read/tree-budget.js';
+import { CheckOnlyRead } from './check-only.js';
 import { processFile, processText, type Declaration, type DocumentHook, type DocumentResult, type FileResult } from './process-file.js';
 
 export { checkReferences } from './references/references.js';
@@ -46,6 +47,12 @@ export interface ReadOptions {
    * another's. Required on a tree that declares environments; an error on one that does not.
    */
   environment?: string;
+  /**
+   * The result is only checked (`wsync validate`), never planned: a valid resource that no check
+   * after the read needs (check-only.ts) keeps no spec (an empty record) and no locations. Not with
+   * a cache, whose results outlive the read.
+   */
+  checkOnly?: boolean;
 }
 
 /** Every object each Desired declares, valid or not (Desired holds only the valid ones). */
@@ -161,10 +168,11 @@ async function readFiles(
   files: readonly { file: ListedFile; sources: SecretSources }[],
   documents: DocumentFileSource,
   budget: TreeBudget,
-  options: Pick<ReadOptions, 'cache' | 'measure' | 'releaseTexts'> & { hook?: DocumentHook } = {},
+  options: Pick<ReadOptions, 'cache' | 'measure' | 'releaseTexts' | 'checkOnly'> & { hook?: DocumentHook } = {},
 ): Promise<FileResult[]> {
   const { cache, measure = untimed, hook } = options;
   const release = options.releaseTexts === true && !cache;
+  const checkOnly = options.checkOnly === true && !cache ? new CheckOnlyRead() : undefined;
   const results: FileResult[] = [];
   let lastYield = performance.now();
   // Synchronous reads and one thread: the thread pool's round trips and a second parsing thread
@@ -191,13 +199,14 @@ async function readFiles(
       }
       processed =
         cache && 'text' in content
-          ? cache.resultFor(file.path, content.text, () => processFile(file, content, sources, measure, hook), stamp)
-          : processFile(file, content, sources, measure, hook, release);
+          ? cache.resultFor(file.path, content.text, () => processFile(file, content, sources, { measure, hook }), stamp)
+          : processFile(file, content, sources, { measure, hook, release, compact: !checkOnly });
     }
     // The cache holds what the YAML text yields; the document files it names (a dashboard's JSON)
     // are read at every pass, into a copy, so an edit of the JSON alone is seen.
     const result = cache && namesDocumentFiles(processed) ? { diagnostics: [...processed.diagnostics], documents: processed.documents.map((d) => ({ ...d })) } : processed;
     budget.bytesLeft -= loadDocumentFiles(result, file.path, documents, budget.bytesLeft);
+    checkOnly?.afterFile(result);
     results.push(result);
     // What aliases expand to reaches plans and request bodies as if it were written out.
     budget.bytesLeft -= result.aliasBytes ?? 0;
@@ -293,6 +302,8 @@ export interface ReadPathsOptions {
    * secrets, such as a pull request from a fork (the schemas accept the references as written).
    */
   secretsAsWritten?: boolean;
+  /** As ReadOptions.checkOnly. */
+  checkOnly?: boolean;
 }
 
 type PathKind = 'directory' | 'file' | { problem: string };
@@ -379,7 +390,7 @@ export async function readDesiredPaths(paths: readonly SourcePath[], options: Re
     }
   }
   const ordered = [...files.values()].sort((a, b) => (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
-  const results = [...problems, ...(await readFiles(ordered, treeDocumentFiles(options.root), treeBudget({ ...DEFAULT_TREE_LIMITS, ...options.limits })))];
+  const results = [...problems, ...(await readFiles(ordered, treeDocumentFiles(options.root), treeBudget({ ...DEFAULT_TREE_LIMITS, ...options.limits }), { checkOnly: options.checkOnly === true }))];
   const secretValues = [...sourcesByDir.values()].flatMap((sources) => [...sources.secretValues]);
   const desired = assemble(results, secretValues);
   if (missing.length === 0) return desired;

@@ -68,11 +68,25 @@ export type DocumentHook = (doc: ParsedDocument) => ParsedDocument;
 
 const untimed: Measure = (_phase, work) => work();
 
+/** How a file is processed; every field has its default. */
+export interface ProcessOptions {
+  measure?: Measure;
+  /** Applied to each parsed document before it is checked. */
+  hook?: DocumentHook;
+  /**
+   * The result may let go of the file's text (a one-shot read: nothing keeps results for a next
+   * read); positions are then computed, when asked, from the file read again if it is unchanged.
+   */
+  release?: boolean;
+  /** Specs are kept without the parser's spare room (compact.ts); false when they are not kept at all. Default true. */
+  compact?: boolean;
+}
+
 /** Parses, interpolates and schema-checks one file's text. Never throws. */
-export function processText(path: string, text: string, sources: SecretSources, measure: Measure = untimed, hook?: DocumentHook, reread?: () => string | undefined): FileResult {
+export function processText(path: string, text: string, sources: SecretSources, options: Omit<ProcessOptions, 'release'> = {}, reread?: () => string | undefined): FileResult {
   try {
-    const parsed = measure('parse', () => parseFile(text, path, sources, reread));
-    return processParsed(path, text, parsed, measure, hook);
+    const parsed = (options.measure ?? untimed)('parse', () => parseFile(text, path, sources, reread));
+    return processParsed(path, text, parsed, options);
   } catch (err) {
     return cannotBeParsed(path, err);
   }
@@ -103,7 +117,8 @@ function cannotBeParsed(path: string, err: unknown): FileResult {
 }
 
 /** Schema-checks the documents of one parsed file (`hook` applied to each first). Never throws. */
-export function processParsed(path: string, text: string, parsed: ParsedFile, measure: Measure = untimed, hook?: DocumentHook): FileResult {
+export function processParsed(path: string, text: string, parsed: ParsedFile, options: Omit<ProcessOptions, 'release'> = {}): FileResult {
+  const { measure = untimed, hook, compact = true } = options;
   const result: FileResult = { diagnostics: [], documents: [] };
   try {
     result.diagnostics.push(...parsed.diagnostics);
@@ -112,7 +127,7 @@ export function processParsed(path: string, text: string, parsed: ParsedFile, me
     for (const written of parsed.documents) {
       const doc = hook ? hook(written) : written;
       const before = doc.diagnostics.length;
-      const outcome = measure('validate', () => toResource(doc));
+      const outcome = measure('validate', () => toResource(doc, compact));
       // A valid document (most) has nothing to label or note.
       if (doc.diagnostics.length > 0) {
         labelDiagnostics(doc);
@@ -138,17 +153,13 @@ export function processParsed(path: string, text: string, parsed: ParsedFile, me
 }
 
 /** One file read with readText: its documents, or the reason it could not be read. */
-/**
- * `release`: the result may let go of the file's text (a one-shot read: nothing keeps results for a
- * next read); positions are then computed, when asked, from the file read again if it is unchanged.
- */
-export function processFile(file: ListedFile, content: FileText, sources: SecretSources, measure?: Measure, hook?: DocumentHook, release = false): FileResult {
+export function processFile(file: ListedFile, content: FileText, sources: SecretSources, options: ProcessOptions = {}): FileResult {
   if ('error' in content) {
     const at = { line: content.line ?? 1, column: content.column ?? 1 };
     return { diagnostics: [{ severity: 'error', code: 'file', file: file.path, ...at, message: content.error }], documents: [] };
   }
   if (!('text' in content)) return { diagnostics: [], documents: [] };
   const { stamp } = content;
-  const reread = release && stamp !== undefined ? () => readAgain(file, stamp) : undefined;
-  return processText(file.path, content.text, sources, measure, hook, reread);
+  const reread = options.release === true && stamp !== undefined ? () => readAgain(file, stamp) : undefined;
+  return processText(file.path, content.text, sources, options, reread);
 }

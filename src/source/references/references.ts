@@ -68,6 +68,15 @@ export function checkReferences(
 const NONE: ReadonlySet<string> = new Set();
 const NO_SPEC: JsonObject = Object.freeze({});
 
+/**
+ * Does every name of `spec` (a resource of `kind`) resolve among `declared` (keys by kind)? Then
+ * checkReferences finds nothing to say about it against any set of declarations that holds these.
+ */
+export function referencesResolve(kind: KindName, spec: JsonObject, declared: ReadonlyMap<KindName, ReadonlySet<string>>): boolean {
+  for (const ref of KINDS[kind].references) if (!allResolve(ref, spec, declared.get(ref.target) ?? NONE)) return false;
+  return true;
+}
+
 /** A built-in value, an `id:` reference, or the key of a declared target. */
 function resolves(ref: Reference, name: string, targets: ReadonlySet<string>): boolean {
   return isBuiltinName(ref, name) || (ref.byId === true && referencedId(name) !== undefined) || targets.has(KINDS[ref.target].keyOf(name, NO_SPEC));

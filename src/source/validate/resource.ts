@@ -79,8 +79,11 @@ function isForeignNamesake(value: JsonObject, apiVersion: JsonValue): boolean {
     !apiVersion.toLowerCase().startsWith('wsync') && value.spec === undefined;
 }
 
-/** Classifies a parsed document, schema-checks it when it is a resource, and builds the resource. */
-export function toResource(doc: ParsedDocument): DocumentOutcome {
+/**
+ * Classifies a parsed document, schema-checks it when it is a resource, and builds the resource;
+ * `compact`: its spec is kept for long (compact.ts).
+ */
+export function toResource(doc: ParsedDocument, compact = true): DocumentOutcome {
   const value = doc.value;
   if (value === undefined) return { type: 'invalid' };
   if (!isJsonObject(value)) {
@@ -123,10 +126,10 @@ export function toResource(doc: ParsedDocument): DocumentOutcome {
     }
     return { type: 'invalid' };
   }
-  return validateResource(doc, value, canonicalKind(kind));
+  return validateResource(doc, value, canonicalKind(kind), compact);
 }
 
-function validateResource(doc: ParsedDocument, value: JsonObject, kind: KindName): DocumentOutcome {
+function validateResource(doc: ParsedDocument, value: JsonObject, kind: KindName, compact: boolean): DocumentOutcome {
   const module = KINDS[kind];
   const validate = validatorFor(module.schemaFile);
   if (!validate(value)) {
@@ -154,7 +157,7 @@ function validateResource(doc: ParsedDocument, value: JsonObject, kind: KindName
     // Most resources have none: one shared empty record rather than one each.
     if (Object.keys(found).length > 0) annotations = found;
   }
-  compactObject(spec);
+  if (compact) compactObject(spec);
   return {
     type: 'resource',
     resource: {

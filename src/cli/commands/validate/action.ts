@@ -56,6 +56,7 @@ export async function runValidate(paths: readonly string[], options: ValidateOpt
     env,
     secretsAsWritten: options.secretsAsWritten === true,
     ...(options.limits ? { limits: options.limits } : {}),
+    checkOnly: true,
   });
   desired.diagnostics.push(...configProblems);
   return renderValidation(desired, { ...options, alsoDeclared: await treeDeclarations(given, cwd, env, options.limits) });
@@ -106,6 +107,7 @@ async function validateEnvironments(
       secretsAsWritten: options.secretsAsWritten === true,
       ...(secretsDir === undefined ? {} : { secretsDir }),
       ...(options.limits ? { limits: options.limits } : {}),
+      checkOnly: true,
     });
     if (files) desired.diagnostics = desired.diagnostics.filter((d) => d.file === undefined || files.has(d.file));
     checks.push({ environment: environment.name, desired });
@@ -128,7 +130,7 @@ async function treeDeclarations(
   for (const path of paths) if (await isFile(path)) trees.add(await treeOfFile(path, cwd));
   const out: { kind: KindName; key: string }[] = [];
   for (const tree of trees) {
-    const desired = await readDesired(tree, { env, secretsAsWritten: true, ...(limits ? { limits } : {}) });
+    const desired = await readDesired(tree, { env, secretsAsWritten: true, ...(limits ? { limits } : {}), checkOnly: true });
     out.push(...declaredObjects(desired).map(({ kind, key }) => ({ kind, key })));
   }
   return out;

@@ -1,0 +1,59 @@
+// `wsync validate` reads a tree to check it, not to plan it: after a file is read, what a resource
+// holds beyond its identity (its spec, its locations) is needed only by the checks across files
+// that come after the read, and for most resources none of them will look: a tree's specs kept to
+// the end were most of what the collector copied and the process held (docs/incremental.md, "CPU
+// of `wsync validate`").
+import type { KindName, JsonObject, SourceLocation } from '../core/types.js';
+import { KIND_NAMES, KINDS } from '../kinds/index.js';
+import type { FileResult } from './process-file.js';
+import { referencesResolve } from './references/references.js';
+
+const NO_SPEC: JsonObject = Object.freeze({});
+const NO_LOCATIONS: Record<string, SourceLocation> = Object.freeze({});
+
+/** The kinds a reference names: only their declarations decide whether a name resolves. */
+const TARGET_KINDS: ReadonlySet<KindName> = new Set(KIND_NAMES.flatMap((kind) => KINDS[kind].references.map((r) => r.target)));
+
+/**
+ * Follows a read file by file and lets go of the spec and locations of each valid resource that no
+ * check after the read needs: its kind holds no secret values (counted across the tree) and issues
+ * no secret (whose file names must not clash), and each name it refers to resolves among what the
+ * files read so far declare. What the tree declares in the end holds these, so the reference check
+ * of the whole finds nothing to say about it either; a resource with a name still unresolved is kept
+ * whole and checked at the end as before.
+ */
+export class CheckOnlyRead {
+  /** Keys declared so far, of the kinds references name: first declarations and their resources' keys, as checkReferences is given them. */
+  private readonly declared = new Map<KindName, Set<string>>();
+  /** The keys of the declarations so far (a later one of the same key is a duplicate, whose resource is dropped). */
+  private readonly firsts = new Map<KindName, Set<string>>();
+
+  /** Takes in the declarations of a file just read, then empties what its resources no longer need. */
+  afterFile(result: FileResult): void {
+    for (const doc of result.documents) {
+      const declaration = doc.declaration;
+      if (declaration === undefined || !TARGET_KINDS.has(declaration.kind)) continue;
+      const firsts = keysOf(this.firsts, declaration.kind);
+      if (firsts.has(declaration.key)) continue;
+      firsts.add(declaration.key);
+      keysOf(this.declared, declaration.kind).add(declaration.key);
+      const resource = doc.resource;
+      if (resource !== undefined) keysOf(this.declared, resource.kind).add(resource.key);
+    }
+    for (const doc of result.documents) {
+      const resource = doc.resource;
+      if (resource === undefined || resource.spec === NO_SPEC) continue;
+      const module = KINDS[resource.kind];
+      if (module.secretFields.length > 0 || module.issuedSecret !== undefined) continue;
+      if (module.references.length > 0 && !referencesResolve(resource.kind, resource.spec, this.declared)) continue;
+      resource.spec = NO_SPEC;
+      resource.locations = NO_LOCATIONS;
+    }
+  }
+}
+
+function keysOf(byKind: Map<KindName, Set<string>>, kind: KindName): Set<string> {
+  let keys = byKind.get(kind);
+  if (keys === undefined) byKind.set(kind, (keys = new Set()));
+  return keys;
+}
