@@ -22,18 +22,34 @@ function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
+/** `},{`: between two objects, where a list of objects most often has its top-level commas. */
+const BETWEEN_OBJECTS = Buffer.from('},{');
+
 /**
  * Splits an array's text at its top-level commas as bytes arrive. Structural bytes are ASCII and
  * never part of a multi-byte UTF-8 character, so every cut falls between characters.
+ *
+ * A chunk is first cut at its last `},{` on a guess: the run up to that comma is whole elements
+ * exactly when `[run]` parses (cut anywhere else, inside a string or a nested value, it leaves a
+ * string or a bracket open), so JSON.parse itself checks the guess, and a guess that does not
+ * parse is not an error, only no cut. Otherwise (no such comma, a wrong guess) the bytes are
+ * scanned one by one for the top-level commas and the closing bracket, as they were for every
+ * chunk: looking at each byte of a large list cost more than parsing it (docs/incremental.md,
+ * "CPU of a one-shot plan").
  */
 class ArraySplitter {
   readonly items: unknown[] = [];
+  /** The bytes after the last cut (they start where an element may start). */
+  private pending: Buffer[] = [];
+  /** How many of `pending` the byte scan has read; its state below is the state at their end. */
+  private scanned = 0;
   private depth = 1;
   private inString = false;
   private escaped = false;
-  /** The bytes of the elements not parsed yet (from after the last cut). */
-  private pending: Buffer[] = [];
   private sawComma = false;
+  /** Guesses made and guesses that did not parse: a list whose guesses mostly fail stops guessing. */
+  private guesses = 0;
+  private wrongGuesses = 0;
   /** Set once the closing bracket is read: only whitespace may follow. */
   closed = false;
   failed = false;
@@ -41,78 +57,146 @@ class ArraySplitter {
   push(chunk: Buffer): void {
     if (this.failed) return;
     if (this.closed) {
-      for (const byte of chunk) if (!isSpace(byte)) this.failed = true;
+      if (!isBlank(chunk, 0)) this.failed = true;
       return;
     }
-    let lastCut = -1;
-    let { depth, inString, escaped } = this;
-    // Most of a list's bytes are inside strings: they are skipped to the next quote or backslash
-    // with Buffer.indexOf, not looked at one by one. -2: not looked for yet; -1: none left.
-    let nextBackslash = -2;
-    for (let i = 0; i < chunk.length; i++) {
-      if (inString) {
-        if (escaped) {
-          escaped = false;
-          continue;
-        }
-        if (nextBackslash !== -1 && nextBackslash < i) nextBackslash = chunk.indexOf(BACKSLASH, i);
-        const quote = chunk.indexOf(QUOTE, i);
-        if (nextBackslash !== -1 && (quote === -1 || nextBackslash < quote)) {
-          // The byte after the backslash is escaped (it may be in the next chunk).
-          i = nextBackslash;
-          escaped = true;
-          continue;
-        }
-        if (quote === -1) break;
-        i = quote;
-        inString = false;
-        continue;
+    this.pending.push(chunk);
+    if (this.wrongGuesses <= 2 + this.guesses / 16) {
+      const at = chunk.lastIndexOf(BETWEEN_OBJECTS);
+      if (at >= 0) {
+        this.guesses++;
+        if (this.guessCut(at + 1)) return;
+        this.wrongGuesses++;
       }
-      const byte = chunk[i] as number;
-      if (byte === QUOTE) inString = true;
-      else if (byte === OPEN || byte === OPEN_OBJECT) depth++;
-      else if (byte === CLOSE || byte === CLOSE_OBJECT) {
-        depth--;
-        if (depth === 0) {
-          // `[1}`: only a bracket closes the array.
-          if (byte !== CLOSE) {
-            this.failed = true;
+    }
+    this.scan();
+  }
+
+  /** Reads what is left once the last byte is in: whether the array closed and everything in it parsed. */
+  finish(): boolean {
+    if (!this.failed && !this.closed) this.scan();
+    return this.closed && !this.failed;
+  }
+
+  /** Cuts at the comma at `comma` of the last pending chunk if what comes before it parses as whole elements. */
+  private guessCut(comma: number): boolean {
+    const last = this.pending.length - 1;
+    const chunk = this.pending[last] as Buffer;
+    const parsed = parseRun(this.runUpTo(last, comma));
+    if (parsed === undefined) return false;
+    for (const item of parsed) this.items.push(item);
+    this.sawComma = true;
+    this.pending = [chunk.subarray(comma + 1)];
+    this.scanned = 0;
+    this.depth = 1;
+    this.inString = false;
+    this.escaped = false;
+    return true;
+  }
+
+  /** The pending bytes before `end` of pending chunk `index`, decoded. */
+  private runUpTo(index: number, end: number): string {
+    const chunk = this.pending[index] as Buffer;
+    const run = index === 0 ? chunk.subarray(0, end) : Buffer.concat([...this.pending.slice(0, index), chunk.subarray(0, end)]);
+    return run.toString('utf8');
+  }
+
+  /** Scans the pending chunks not scanned yet byte by byte; cuts at the last top-level comma, or at the closing bracket. */
+  private scan(): void {
+    let { depth, inString, escaped } = this;
+    let cutChunk = -1;
+    let cutAt = -1;
+    for (let k = this.scanned; k < this.pending.length; k++) {
+      const chunk = this.pending[k] as Buffer;
+      // Most of a list's bytes are inside strings: they are skipped to the next quote or backslash
+      // with Buffer.indexOf, not looked at one by one. -2: not looked for yet; -1: none left.
+      let nextBackslash = -2;
+      for (let i = 0; i < chunk.length; i++) {
+        if (inString) {
+          if (escaped) {
+            escaped = false;
+            continue;
+          }
+          if (nextBackslash !== -1 && nextBackslash < i) nextBackslash = chunk.indexOf(BACKSLASH, i);
+          const quote = chunk.indexOf(QUOTE, i);
+          if (nextBackslash !== -1 && (quote === -1 || nextBackslash < quote)) {
+            // The byte after the backslash is escaped (it may be in the next chunk).
+            i = nextBackslash;
+            escaped = true;
+            continue;
+          }
+          if (quote === -1) break;
+          i = quote;
+          inString = false;
+          continue;
+        }
+        const byte = chunk[i] as number;
+        if (byte === QUOTE) inString = true;
+        else if (byte === OPEN || byte === OPEN_OBJECT) depth++;
+        else if (byte === CLOSE || byte === CLOSE_OBJECT) {
+          depth--;
+          if (depth === 0) {
+            // `[1}`: only a bracket closes the array.
+            if (byte !== CLOSE) {
+              this.failed = true;
+              return;
+            }
+            this.close(k, i);
             return;
           }
-          this.cut(chunk, i, true);
-          this.closed = true;
-          for (let j = i + 1; j < chunk.length; j++) if (!isSpace(chunk[j] as number)) this.failed = true;
-          return;
+        } else if (byte === COMMA && depth === 1) {
+          cutChunk = k;
+          cutAt = i;
         }
-      } else if (byte === COMMA && depth === 1) {
-        lastCut = i;
       }
     }
     Object.assign(this, { depth, inString, escaped });
-    if (lastCut >= 0) this.cut(chunk, lastCut, false);
-    this.pending.push(lastCut >= 0 ? chunk.subarray(lastCut + 1) : chunk);
+    this.scanned = this.pending.length;
+    if (cutChunk >= 0) this.cut(cutChunk, cutAt, false);
   }
 
-  /** Parses what is pending and `chunk` up to `end` (a comma, or the closing bracket when `last`). */
-  private cut(chunk: Buffer, end: number, last: boolean): void {
-    const run = this.pending.length === 0 ? chunk.subarray(0, end) : Buffer.concat([...this.pending, chunk.subarray(0, end)]);
-    this.pending = [];
-    const text = run.toString('utf8');
+  /** The closing bracket at `at` of pending chunk `index`: the last run parsed; only whitespace may follow. */
+  private close(index: number, at: number): void {
+    const after = this.pending.slice(index + 1);
+    const blankAfter = isBlank(this.pending[index] as Buffer, at + 1) && after.every((chunk) => isBlank(chunk, 0));
+    this.cut(index, at, true);
+    this.closed = true;
+    if (!blankAfter) this.failed = true;
+  }
+
+  /** Parses the pending bytes up to `end` of pending chunk `index` (a comma, or the closing bracket when `last`). */
+  private cut(index: number, end: number, last: boolean): void {
+    const text = this.runUpTo(index, end);
+    this.pending = [(this.pending[index] as Buffer).subarray(end + 1), ...this.pending.slice(index + 1)];
+    this.scanned = this.pending.length;
     if (text.trim() === '') {
       // `[]` and `[ ]` hold nothing; `[,1]`, `[1,,2]` and `[1,]` are not JSON.
       if (!last || this.sawComma) this.failed = true;
       return;
     }
     if (!last) this.sawComma = true;
-    let parsed: unknown[];
-    try {
-      parsed = JSON.parse(`[${text}]`) as unknown[];
-    } catch {
+    const parsed = parseRun(text);
+    if (parsed === undefined) {
       this.failed = true;
       return;
     }
     for (const item of parsed) this.items.push(item);
   }
+}
+
+/** The elements of `[run]`, or undefined when that is not JSON. */
+function parseRun(run: string): unknown[] | undefined {
+  try {
+    return JSON.parse(`[${run}]`) as unknown[];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `chunk` holds only whitespace from `from` on. */
+function isBlank(chunk: Buffer, from: number): boolean {
+  for (let i = from; i < chunk.length; i++) if (!isSpace(chunk[i] as number)) return false;
+  return true;
 }
 
 /**
@@ -176,6 +260,6 @@ export async function readJsonBody(body: AsyncIterable<Buffer>): Promise<JsonBod
     }
   }
   if (!splitter) return { text: decode(whole ?? [head]) };
-  if (splitter.failed || !splitter.closed) return { notJson: start.text() };
+  if (!splitter.finish()) return { notJson: start.text() };
   return { value: splitter.items };
 }

@@ -22,6 +22,8 @@ export interface LiveStore {
   whole: Map<KindName, LiveObject[]>;
   perDataset: Map<KindName, Map<string, LiveObject[]>>;
   datasetNames?: string[];
+  /** Kinds of an add-on found unavailable, and why, when the caller keeps that too (a plan's second read of a wider scope). */
+  unavailable?: Map<KindName, string>;
 }
 
 export async function readLive(client: ApiClient, scope: LiveScope, store?: LiveStore): Promise<LiveState> {
@@ -90,13 +92,17 @@ interface KindRead {
  * that kind is unavailable, not an error of the whole read. The planner decides what it means.
  */
 async function listAddOnAware(client: ApiClient, kind: KindName, store: LiveStore | undefined): Promise<KindRead> {
+  const known = store?.unavailable?.get(kind);
+  if (known !== undefined) return { kind, objects: [], unavailable: known };
   try {
     return { kind, objects: await listWholeStored(client, kind, store) };
   } catch (err) {
     const refused = err instanceof ApiError && (err.status === 403 || err.status === 404);
     if (!refused || KINDS[kind].addOn === undefined) throw err;
     const said = err.serverMessage ? `: ${err.serverMessage}` : '';
-    return { kind, objects: [], unavailable: `${err.method} ${err.path} answered ${err.status}${said}` };
+    const unavailable = `${err.method} ${err.path} answered ${err.status}${said}`;
+    store?.unavailable?.set(kind, unavailable);
+    return { kind, objects: [], unavailable };
   }
 }
 

@@ -56,8 +56,9 @@ export function liveScope(
   for (const resource of desired.resources) {
     const module = KINDS[resource.kind];
     kinds.add(resource.kind);
-    for (const reference of module.references) if (needsTarget(reference, resource.spec)) kinds.add(reference.target);
-    addDataset(resource.kind, module.datasetOf ? module.datasetOf(resource.spec) : datasetOfKey(resource.key));
+    // A target already in scope needs no second look (most resources name the same kinds).
+    for (const reference of module.references) if (!kinds.has(reference.target) && needsTarget(reference, resource.spec)) kinds.add(reference.target);
+    if (isPerDataset(resource.kind)) addDataset(resource.kind, module.datasetOf ? module.datasetOf(resource.spec) : datasetOfKey(resource.key));
   }
   for (const entry of [...inventory.entries, ...removed]) {
     kinds.add(entry.kind);
@@ -76,4 +77,23 @@ export function liveScope(
   }
   if (allDatasets.length > 0) scope.allDatasets = KIND_NAMES.filter((kind) => allDatasets.includes(kind));
   return scope;
+}
+
+/**
+ * Whether `scope` already holds every kind and dataset the inventory's entries bring in (objects
+ * owned and maybe no longer declared): then it is the scope `liveScope` gives with the inventory.
+ */
+export function coversInventory(scope: LiveScope, inventory: Inventory): boolean {
+  const kinds = new Set(scope.kinds);
+  const datasets = new Map<KindName, Set<string>>();
+  for (const entry of inventory.entries) {
+    if (!kinds.has(entry.kind)) return false;
+    if (!isPerDataset(entry.kind)) continue;
+    const dataset = datasetOfKey(entry.key);
+    if (dataset === undefined || dataset === '') continue;
+    let listed = datasets.get(entry.kind);
+    if (!listed) datasets.set(entry.kind, (listed = new Set(scope.datasets[entry.kind] ?? [])));
+    if (!listed.has(dataset)) return false;
+  }
+  return true;
 }

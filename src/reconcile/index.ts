@@ -4,7 +4,7 @@ import { hasErrors } from '../core/diagnostics.js';
 import { hostname } from 'node:os';
 import { changeRef, isWriteAction, type Desired, type Diagnostic, type HeldChanges, type Inventory, type LiveState, type Plan, type Policy } from '../core/types.js';
 import { PhaseTimes } from '../core/phase-times.js';
-import { liveScope, readLive, withQueryAccess, type LiveCache } from '../live/index.js';
+import { coversInventory, liveScope, readLive, withQueryAccess, type LiveCache, type LiveStore } from '../live/index.js';
 import { isPruneDisabled, planChanges, removedByChange, type BaseRemovals, type RemovedResource, type Selection } from '../plan/index.js';
 import type { PlanMemo } from '../plan/plan-memo.js';
 import type { FileCache } from '../source/read/file-cache.js';
@@ -137,15 +137,12 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
   // Apply holds the lock from before it reads live state until the last write is recorded.
   const state = input.state ?? (writing ? await openState(input.stateDir, { lock: true, ...(input.warn ? { warn: input.warn } : {}) }) : undefined);
   try {
-    const inventory = state ? state.inventory : await loadInventory(input.stateDir);
     const removals = input.base && baseRemovals(input.base.label, input.base.desired, desired);
-    const scope = liveScope(desired, inventory, input.policy, removals?.resources);
-    const { live, reused } = await phases.measureAsync('live', async () => {
-      const read = incremental
-        ? await incremental.live.read(input.client, scope)
-        : { live: await readLive(input.client, scope), reused: false };
+    const { inventory, live, reused } = await phases.measureAsync('live', async () => {
+      const read = await inventoryAndLive(input, desired, state, removals);
       // What the token cannot see in a list must be known before planning creates.
-      return { live: await withQueryAccess(input.client, desired, read.live, incremental ? { memo: incremental.memo } : {}), reused: read.reused };
+      const live = await withQueryAccess(input.client, desired, read.live, incremental ? { memo: incremental.memo } : {});
+      return { ...read, live };
     });
     // Which token secrets are on disk matters only beside the state they belong to: a plan without a
     // state directory (a pull request's) knows neither what it owns nor which secrets it holds.
@@ -210,6 +207,45 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
     if (state && !input.state) await state.close();
   }
 }
+
+/**
+ * The inventory and the live state it and the files put in scope. A run with no state open (a
+ * plan) lists what the files put in scope at once and reads its inventory while the answers are on
+ * their way (the process would otherwise wait idle for them): the inventory can only add kinds or
+ * datasets (objects owned that the files may no longer declare), and those are listed once the
+ * first lists are in, the same lists one read of the whole scope makes.
+ */
+async function inventoryAndLive(
+  input: ReconcileInput,
+  desired: Desired,
+  state: StateHandle | undefined,
+  removals: BaseRemovals | undefined,
+): Promise<{ inventory: Inventory; live: LiveState; reused: boolean }> {
+  const { incremental, client, policy } = input;
+  if (state || incremental) {
+    const inventory = state ? state.inventory : await loadInventory(input.stateDir);
+    const scope = liveScope(desired, inventory, policy, removals?.resources);
+    const read = incremental ? await incremental.live.read(client, scope) : { live: await readLive(client, scope), reused: false };
+    return { inventory, ...read };
+  }
+  const early = liveScope(desired, NO_INVENTORY, policy, removals?.resources);
+  const store: LiveStore = { whole: new Map(), perDataset: new Map(), unavailable: new Map() };
+  const listing = readLive(client, early, store);
+  let inventory: Inventory;
+  try {
+    inventory = await loadInventory(input.stateDir);
+  } catch (err) {
+    // The inventory's error is the run's, as when it was read first; the lists are let finish.
+    await listing.catch(() => undefined);
+    throw err;
+  }
+  const first = await listing;
+  if (coversInventory(early, inventory)) return { inventory, live: first, reused: false };
+  const live = await readLive(client, liveScope(desired, inventory, policy, removals?.resources), store);
+  return { inventory, live: { ...live, requests: first.requests + live.requests }, reused: false };
+}
+
+const NO_INVENTORY: Inventory = { version: 1, entries: [], hashKey: '' };
 
 /**
  * `Kind/key` of the declared objects whose issued secret (an API token's) is on disk, and of those
