@@ -13,7 +13,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY bin ./bin
 COPY schemas ./schemas
 COPY src ./src
-COPY scripts/gen-validators.mjs ./scripts/
+COPY scripts/gen-validators.mjs scripts/bundle.mjs ./scripts/
 RUN npm run build \
  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
  && chmod 0755 bin/wsync.js

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { mainOfProcess } from '../dist/cli/main.js';
+// The CLI's bundle, made by `npm run build` (scripts/bundle.mjs) from tsc's dist/cli/main.js.
+import { mainOfProcess } from '../dist/bundle/wsync.js';
 
 // A reader that stopped early (`wsync plan --help | head`) closed the pipe: stop as a Unix tool
 // does, without a stack trace of the unhandled write error.

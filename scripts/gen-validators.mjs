@@ -8,11 +8,11 @@ import { fileURLToPath } from 'node:url';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { createAjv, exportNameOf, PRECOMPILED_DIR } = await import(join(root, 'dist', 'source', 'validate', 'validator.js'));
+const { createAjv, exportNameOf, PRECOMPILED_PATH } = await import(join(root, 'dist', 'source', 'validate', 'validator.js'));
 const { loadSchemas } = await import(join(root, 'dist', 'source', 'validate', 'schema-files.js'));
 
 const ajv = createAjv({ source: true });
-const dir = fileURLToPath(PRECOMPILED_DIR);
+const dir = join(root, PRECOMPILED_PATH);
 mkdirSync(dir, { recursive: true });
 for (const file of loadSchemas().keys()) {
   const name = exportNameOf(file);

@@ -24,7 +24,7 @@ function fail(message) {
   process.exit(1);
 }
 
-for (const built of ['dist/cli/main.js', 'dist/source/validate/validators/monitor.cjs']) {
+for (const built of ['dist/bundle/wsync.js', 'dist/cli/main.js', 'dist/source/validate/validators/monitor.cjs']) {
   if (!existsSync(join(root, built))) fail(`${built} is missing: run \`npm run build\` first`);
 }
 

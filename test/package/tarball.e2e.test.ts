@@ -26,15 +26,17 @@ function filesUnder(dir: string): string[] {
     .map((entry) => relative(root, join(entry.parentPath, entry.name)).split('\\').join('/'));
 }
 
-/** What the tarball must hold: the package files, the schemas, and dist/ built from exactly src/. */
+/** What the tarball must hold: the package files, the schemas, dist/ built from exactly src/ and the CLI's bundle (dist/bundle/, what bin/wsync.js runs). */
 function expectedFiles(): string[] {
   const compiled = filesUnder(join(root, 'src'))
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
     .map((file) => file.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js'));
+  const bundle = filesUnder(join(root, 'dist', 'bundle')).filter((file) => file.endsWith('.js'));
   const schemas = filesUnder(join(root, 'schemas')).filter((file) => file.endsWith('.json'));
   const readme = readdirSync(root).filter((file) => /^(README|LICENSE|LICENCE)(\..*)?$/i.test(file));
   const validators = schemas.map((file) => `dist/source/validate/validators/${exportNameOf(file.replace(/^schemas\//, ''))}.cjs`);
-  return [...readme, 'package.json', 'npm-shrinkwrap.json', 'bin/wsync.js', ...validators, ...compiled, ...schemas].sort();
+  expect(bundle).toContain('dist/bundle/wsync.js');
+  return [...readme, 'package.json', 'npm-shrinkwrap.json', 'bin/wsync.js', ...validators, ...compiled, ...bundle, ...schemas].sort();
 }
 
 describe('the npm tarball, installed into an empty prefix', () => {
@@ -65,7 +67,7 @@ describe('the npm tarball, installed into an empty prefix', () => {
   }, 240_000);
 
 
-  it('holds dist/ built from src/, the schemas, bin, README, the manifests and the bundled runtime dependencies, and nothing else', async () => {
+  it('holds dist/ built from src/, the bundle, the schemas, bin, README, the manifests and the bundled runtime dependencies, and nothing else', async () => {
     expect(tarball).toBe(join(work, `${manifest.name}-${manifest.version}.tgz`));
     const listing = (await run('tar', ['-tzf', tarball], { maxBuffer: 64 * 1024 * 1024 })).stdout.trim().split('\n').map((line) => line.replace(/^package\//, ''));
     expect(listing.filter((file) => !file.startsWith('node_modules/')).sort()).toEqual(expectedFiles());

@@ -7,7 +7,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Command } from 'commander';
 import { EventEmitter } from 'node:events';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DEFAULT_BACKOFF } from '../../src/api/retry.js';
 import type { CommandIo, SignalSource } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
@@ -24,7 +23,10 @@ export interface CliOptions {
   timeoutMs?: number;
   /** Node options before bin/wsync.js, e.g. ['--import', file]. runCli spawns the CLI when given. */
   nodeArgs?: string[];
-  /** The client's retry backoff drops from 200 ms doubling up to 10 s to 1 ms doubling up to 20 ms. */
+  /**
+   * The client's retry backoff drops from 200 ms doubling up to 10 s to 1 ms doubling up to 20 ms.
+   * In process only: a spawned CLI runs dist/bundle/, whose copy of the settings no preload reaches.
+   */
   fastRetry?: boolean;
 }
 
@@ -47,8 +49,6 @@ export interface RunningCli {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
-/** `nodeArgs` that shorten the client's retry backoff to milliseconds in a process (see fast-retry.mjs). */
-const FAST_RETRY = ['--import', join(ROOT, 'test', 'support', 'fast-retry.mjs')];
 const FAST_BACKOFF = { baseMs: 1, capMs: 20 };
 
 /** Only what Node needs, plus `extra`; no colours. */
@@ -61,8 +61,8 @@ export function cliEnv(extra: Record<string, string | undefined> = {}): Record<s
 /** Starts the CLI and returns at once; for runs a test signals, kills or reads while they go on. */
 export function spawnCli(args: string[], options: CliOptions = {}): RunningCli {
   assertBuilt();
-  const fast = options.fastRetry === true ? FAST_RETRY : [];
-  return spawnNode([...fast, ...(options.nodeArgs ?? []), BIN, ...args], options);
+  if (options.fastRetry === true) throw new Error('spawnCli: fastRetry works in process only (runCli without nodeArgs or stdin)');
+  return spawnNode([...(options.nodeArgs ?? []), BIN, ...args], options);
 }
 
 /**

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** The real CLI; it loads dist/, so `npm run build` must have run. */
+/** The real CLI; it loads dist/bundle/ (and dist/), so `npm run build` must have run. */
 export const BIN = join(ROOT, 'bin', 'wsync.js');
 export const EXAMPLES_DIR = join(ROOT, 'config-examples');
 /** The emulator seed `npm run demo` uses: datasets checkout, http-logs and payments with fields. */
@@ -15,6 +15,6 @@ let built = false;
 /** Fails with what to do when dist/ is missing, instead of a confusing import error in a child. */
 export function assertBuilt(): void {
   if (built) return;
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!existsSync(join(ROOT, 'dist', 'bundle', 'wsync.js'))) throw new Error('dist/ is missing: run `npm run build` first');
   built = true;
 }

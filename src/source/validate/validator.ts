@@ -4,7 +4,9 @@ import type addFormatsModule from 'ajv-formats';
 import type { FormatName } from 'ajv-formats';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../util/package-root.js';
 import { loadSchemas } from './schema-files.js';
 
 // Both packages are CommonJS. They are required only when a validator must be compiled at run
@@ -34,12 +36,29 @@ export function exportNameOf(schemaFile: string): string {
   return schemaFile.replace(/\.json$/, '').replace(/[^A-Za-z0-9_]/g, '_');
 }
 
-/** Where `npm run build` writes the validators compiled ahead of time: NAME.cjs exports NAME (exportNameOf). */
-export const PRECOMPILED_DIR = new URL('./validators/', import.meta.url);
+/** Where `npm run build` writes the validators compiled ahead of time, from the package root: NAME.cjs exports NAME (exportNameOf). */
+export const PRECOMPILED_PATH = join('dist', 'source', 'validate', 'validators');
+
+let precompiledDir: string | null | undefined;
+
+/**
+ * The folder of the validators compiled ahead of time when this code runs from dist/: tsc's
+ * output, or the CLI's bundle (dist/bundle/), whose modules are not beside the folder. Null when it
+ * runs from the TypeScript sources (tests), whose validators compile at run time from the schemas:
+ * a dist/ built earlier may be stale.
+ */
+function builtValidatorsDir(): string | null {
+  if (precompiledDir === undefined) {
+    const here = import.meta.url.startsWith('file:') ? fileURLToPath(import.meta.url) : '';
+    const root = packageRoot();
+    precompiledDir = here.startsWith(join(root, 'dist') + sep) ? join(root, PRECOMPILED_PATH) : null;
+  }
+  return precompiledDir;
+}
 
 /**
  * The Ajv instance every validator comes from. `source: true` keeps the generated code, so that
- * `npm run build` can write it out into PRECOMPILED_DIR (scripts/gen-validators.mjs).
+ * `npm run build` can write it out into PRECOMPILED_PATH (scripts/gen-validators.mjs).
  */
 export function createAjv(options: { source?: boolean } = {}): Ajv {
   const schemas = loadSchemas();
@@ -83,9 +102,10 @@ function instance(): Ajv {
  * kinds'). Absent when running from the TypeScript sources (tests).
  */
 function precompiledValidator(schemaFile: string): ValidateFunction | undefined {
-  if (PRECOMPILED_DIR.protocol !== 'file:') return undefined;
+  const dir = builtValidatorsDir();
+  if (dir === null) return undefined;
   const name = exportNameOf(schemaFile);
-  const file = fileURLToPath(new URL(`${name}.cjs`, PRECOMPILED_DIR));
+  const file = join(dir, `${name}.cjs`);
   return existsSync(file) ? (require(file) as Record<string, ValidateFunction | undefined>)[name] : undefined;
 }
 
