@@ -59,6 +59,22 @@ describe('loadInventory', () => {
     expect((err as Error).message).not.toContain('The inventory records which objects wsync owns');
   });
 
+  it('reads a file written by hand as the canonical inventory: entries in order, hashes sorted, empty and false members left out', async () => {
+    const entries = [
+      { kind: 'Notifier', key: 'b', id: 'n2', secretHashes: { '/z': 'h1', '/a': 'h2' }, pruneDisabled: false },
+      { kind: 'Monitor', key: 'm', id: 'm1', secretHashes: {}, retiredUntil: '2026-01-01T00:00:00Z' },
+      { kind: 'Notifier', key: 'a', id: 'n1', pruneDisabled: true },
+    ];
+    await writeFile(join(dir, 'inventory.json'), JSON.stringify({ version: 1, entries }));
+    const loaded = await loadInventory(dir);
+    expect(loaded.entries).toEqual([
+      { kind: 'Monitor', key: 'm', id: 'm1', retiredUntil: '2026-01-01T00:00:00Z' },
+      { kind: 'Notifier', key: 'a', id: 'n1', pruneDisabled: true },
+      { kind: 'Notifier', key: 'b', id: 'n2', secretHashes: { '/a': 'h2', '/z': 'h1' } },
+    ]);
+    expect(Object.keys(loaded.entries[2]?.secretHashes ?? {})).toEqual(['/a', '/z']);
+  });
+
   it('rejects entries of an unknown kind, naming the entry', async () => {
     await writeFile(join(dir, 'inventory.json'), JSON.stringify({ version: 1, entries: [{ kind: 'Notebook', key: 'a', id: 'x' }] }));
     await expect(loadInventory(dir)).rejects.toThrow(/entries\[0\]\.kind: unknown kind "Notebook"/);

@@ -1,4 +1,4 @@
-import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, statSync, type BigIntStats } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, statSync, type BigIntStats } from 'node:fs';
 import { join, relative, isAbsolute } from 'node:path';
 import { safeText } from '../../core/safe-text.js';
 import type { FileStamp } from './file-cache.js';
@@ -181,37 +181,42 @@ const SMALL_FILE_BYTES = 64 * 1024;
 let scratch: Buffer | undefined;
 
 /** The bytes of a file under SMALL_FILE_BYTES (in the shared scratch buffer: use before the next read), or undefined for a larger one. */
-function readSmall(path: string): Buffer | undefined {
+function readSmall(fd: number): Buffer | undefined {
   scratch ??= Buffer.allocUnsafe(SMALL_FILE_BYTES);
-  const fd = openSync(path, 'r');
-  try {
-    const bytes = readSync(fd, scratch, 0, SMALL_FILE_BYTES, null);
-    if (bytes === SMALL_FILE_BYTES || readSync(fd, scratch, bytes, SMALL_FILE_BYTES - bytes, null) !== 0) return undefined;
-    return scratch.subarray(0, bytes);
-  } finally {
-    closeSync(fd);
-  }
+  // At given positions: the handle's own position stays at the start for a larger file's read.
+  const bytes = readSync(fd, scratch, 0, SMALL_FILE_BYTES, 0);
+  if (bytes === SMALL_FILE_BYTES || readSync(fd, scratch, bytes, SMALL_FILE_BYTES - bytes, bytes) !== 0) return undefined;
+  return scratch.subarray(0, bytes);
 }
 
 /**
  * A file's text, or why it cannot be had. `budget` is how many bytes the tree may still read.
  * Synchronous on purpose: for hundreds of small files the thread-pool round trips of fs/promises
  * cost more than the reads. A small file is read without a stat (its size is what was read); a
- * larger one is measured before it is read, so a huge file is refused unread.
+ * larger one is measured before it is read, so a huge file is refused unread. `stamped`: with the
+ * stamp stampOf would give, taken from the open handle before the read (no second look-up of the
+ * path).
  */
 export function readText(file: ListedFile, budget: number = Number.POSITIVE_INFINITY, stamped = false): FileText {
   let bytes: Buffer;
-  // Taken before the read: a file changed meanwhile has a stamp that is not this one.
-  const stamp = stamped ? stampOf(file)?.stamp : undefined;
+  let stamp: string | undefined;
   try {
-    const small = readSmall(file.absolute);
-    if (small !== undefined) {
-      bytes = small;
-    } else {
-      const info = statSync(file.absolute);
-      if (info.size > MAX_FILE_BYTES) return { error: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB; split it into smaller files` };
-      if (info.size > budget) return { overLimit: info.size };
-      bytes = readFileSync(file.absolute);
+    const fd = openSync(file.absolute, 'r');
+    try {
+      // Taken before the read: a file changed meanwhile has a stamp that is not this one.
+      const info = stamped ? fstatSync(fd, { bigint: true }) : undefined;
+      if (info) stamp = stampText(info);
+      const small = readSmall(fd);
+      if (small !== undefined) {
+        bytes = small;
+      } else {
+        const size = Number((info ?? fstatSync(fd)).size);
+        if (size > MAX_FILE_BYTES) return { error: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB; split it into smaller files` };
+        if (size > budget) return { overLimit: size };
+        bytes = readFileSync(fd);
+      }
+    } finally {
+      closeSync(fd);
     }
   } catch (err) {
     const code = (err as { code?: string }).code;

@@ -1,7 +1,7 @@
 // readText reads a small file without a stat and a larger one after it: both must give the same
 // text, the same UTF-8 error (line and column) and the same answer at the tree's byte budget.
 import { describe, expect, it } from 'vitest';
-import { readText } from '../../../src/source/read/files.js';
+import { readText, stampOf } from '../../../src/source/read/files.js';
 import { useScratch } from '../../support/tree.js';
 
 const scratch = useScratch('wsync-read-text-');
@@ -23,6 +23,13 @@ describe('readText', () => {
       expect(readText(file)).toEqual({ text: file.content.toString('utf8'), bytes: size });
       expect(readText(file, size)).toEqual({ text: file.content.toString('utf8'), bytes: size });
       expect(readText(file, size - 1)).toEqual({ overLimit: size });
+    });
+
+    it(`stamps a file of ${size} bytes as stampOf does, from the handle it reads`, () => {
+      const file = fileOf(size);
+      const stamp = stampOf(file)?.stamp;
+      expect(stamp).toEqual(expect.any(String));
+      expect(readText(file, Number.POSITIVE_INFINITY, true)).toEqual({ text: file.content.toString('utf8'), bytes: size, stamp });
     });
 
     it(`names the line and column of an invalid byte in a file of ${size} bytes`, () => {
