@@ -1,24 +1,23 @@
 // `wsync validate` reads a tree to check it, not to plan it: after a file is read, what a resource
-// holds beyond its identity (its spec, its locations) is needed only by the checks across files
-// that come after the read, and for most resources none of them will look: a tree's specs kept to
-// the end were most of what the collector copied and the process held (docs/incremental.md, "CPU
-// of `wsync validate`").
+// holds beyond its identity (its spec, locations, annotations) is needed only by the checks across
+// files that come after the read, and for most resources none of them will look: a tree's specs
+// kept to the end were most of what the collector copied and the process held (docs/incremental.md,
+// "CPU of `wsync validate`").
 import type { KindName, JsonObject, SourceLocation } from '../core/types.js';
-import { KIND_NAMES, KINDS } from '../kinds/index.js';
+import { KINDS } from '../kinds/index.js';
 import type { FileResult } from './process-file.js';
-import { referencesResolve } from './references/references.js';
+import { REFERENCE_TARGETS, referencesResolve } from './references/references.js';
 
 const NO_SPEC: JsonObject = Object.freeze({});
 const NO_LOCATIONS: Record<string, SourceLocation> = Object.freeze({});
-
-/** The kinds a reference names: only their declarations decide whether a name resolves. */
-const TARGET_KINDS: ReadonlySet<KindName> = new Set(KIND_NAMES.flatMap((kind) => KINDS[kind].references.map((r) => r.target)));
+const NO_POINTERS = Object.freeze([]) as unknown as string[];
+const NO_ANNOTATIONS: Record<string, string> = Object.freeze({});
 
 /**
- * Follows a read file by file and lets go of the spec and locations of each valid resource that no
- * check after the read needs: its kind holds no secret values (counted across the tree) and issues
- * no secret (whose file names must not clash), and each name it refers to resolves among what the
- * files read so far declare. What the tree declares in the end holds these, so the reference check
+ * Follows a read file by file and lets go of the spec, locations, interpolated pointers and
+ * annotations of each valid resource that no check after the read needs: its kind holds no secret
+ * values (counted across the tree) and issues no secret (whose file names must not clash), and each
+ * name it refers to resolves among what the files read so far declare. What the tree declares in the end holds these, so the reference check
  * of the whole finds nothing to say about it either; a resource with a name still unresolved is kept
  * whole and checked at the end as before.
  */
@@ -32,7 +31,7 @@ export class CheckOnlyRead {
   afterFile(result: FileResult): void {
     for (const doc of result.documents) {
       const declaration = doc.declaration;
-      if (declaration === undefined || !TARGET_KINDS.has(declaration.kind)) continue;
+      if (declaration === undefined || !REFERENCE_TARGETS.has(declaration.kind)) continue;
       const firsts = keysOf(this.firsts, declaration.kind);
       if (firsts.has(declaration.key)) continue;
       firsts.add(declaration.key);
@@ -48,6 +47,8 @@ export class CheckOnlyRead {
       if (module.references.length > 0 && !referencesResolve(resource.kind, resource.spec, this.declared)) continue;
       resource.spec = NO_SPEC;
       resource.locations = NO_LOCATIONS;
+      resource.interpolated = NO_POINTERS;
+      resource.annotations = NO_ANNOTATIONS;
     }
   }
 }

@@ -49,7 +49,7 @@ export interface ReadOptions {
   environment?: string;
   /**
    * The result is only checked (`wsync validate`), never planned: a valid resource that no check
-   * after the read needs (check-only.ts) keeps no spec (an empty record) and no locations. Not with
+   * after the read needs (check-only.ts) keeps no spec (an empty record), locations, interpolated pointers or annotations. Not with
    * a cache, whose results outlive the read.
    */
   checkOnly?: boolean;

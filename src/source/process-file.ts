@@ -59,7 +59,8 @@ function declarationOf(doc: ParsedDocument, outcome: DocumentOutcome): Declarati
   const spec = asJsonObject(value.spec) ?? {};
   const module = KINDS[kind];
   const shownName = doc.written.get('/metadata/name') ?? metadata.name;
-  const key = module.keyOf(metadata.name, spec);
+  // A resource's name is metadata.name in NFC: when that is the name as written, its key is this key.
+  const key = outcome.type === 'resource' && outcome.resource.name === metadata.name ? outcome.resource.key : module.keyOf(metadata.name, spec);
   return { kind, key, writtenName: metadata.name, shownName, shownKey: shownName === metadata.name ? key : module.keyOf(shownName, spec) };
 }
 

@@ -3,11 +3,14 @@ import { getAt } from '../../core/json-paths.js';
 import { isJsonObject } from '../../core/json.js';
 import type { Reference } from '../../kinds/types.js';
 import { referencedId } from '../../kinds/common.js';
-import { KINDS } from '../../kinds/index.js';
+import { KIND_NAMES, KINDS } from '../../kinds/index.js';
 import { isBuiltinName, referenceNames } from '../../kinds/reference-names.js';
 import { toPointer } from '../../core/json-paths.js';
 import { dottedPath } from '../parse/document.js';
 import { didYouMean } from '../../core/suggest.js';
+
+/** The kinds a reference names: only their declarations decide whether a name resolves. */
+export const REFERENCE_TARGETS: ReadonlySet<KindName> = new Set(KIND_NAMES.flatMap((kind) => KINDS[kind].references.map((r) => r.target)));
 
 /**
  * Warnings for references by name to objects not declared among `resources`. Such an object may
@@ -23,6 +26,8 @@ export function checkReferences(
 ): Diagnostic[] {
   const declared = new Map<KindName, Set<string>>();
   const declare = (r: { kind: KindName; key: string }): void => {
+    // A tree's many monitors are named by nothing: no set of their keys.
+    if (!REFERENCE_TARGETS.has(r.kind)) return;
     let keys = declared.get(r.kind);
     if (!keys) declared.set(r.kind, (keys = new Set()));
     keys.add(r.key);
