@@ -3,12 +3,11 @@
 // files that come after the read, and for most resources none of them will look: a tree's specs
 // kept to the end were most of what the collector copied and the process held (docs/incremental.md,
 // "CPU of `wsync validate`").
-import type { KindName, JsonObject, SourceLocation } from '../core/types.js';
+import type { KindName, SourceLocation } from '../core/types.js';
 import { KINDS } from '../kinds/index.js';
 import type { FileResult } from './process-file.js';
-import { REFERENCE_TARGETS, referencesResolve } from './references/references.js';
+import { CHECKED_SPEC, REFERENCE_TARGETS, referencesResolve } from './references/references.js';
 
-const NO_SPEC: JsonObject = Object.freeze({});
 const NO_LOCATIONS: Record<string, SourceLocation> = Object.freeze({});
 const NO_POINTERS = Object.freeze([]) as unknown as string[];
 const NO_ANNOTATIONS: Record<string, string> = Object.freeze({});
@@ -41,11 +40,11 @@ export class CheckOnlyRead {
     }
     for (const doc of result.documents) {
       const resource = doc.resource;
-      if (resource === undefined || resource.spec === NO_SPEC) continue;
+      if (resource === undefined || resource.spec === CHECKED_SPEC) continue;
       const module = KINDS[resource.kind];
       if (module.secretFields.length > 0 || module.issuedSecret !== undefined) continue;
       if (module.references.length > 0 && !referencesResolve(resource.kind, resource.spec, this.declared)) continue;
-      resource.spec = NO_SPEC;
+      resource.spec = CHECKED_SPEC;
       resource.locations = NO_LOCATIONS;
       resource.interpolated = NO_POINTERS;
       resource.annotations = NO_ANNOTATIONS;

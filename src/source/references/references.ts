@@ -37,7 +37,7 @@ export function checkReferences(
   const out: Diagnostic[] = [];
   for (const r of resources) {
     const references = KINDS[r.kind].references;
-    if (references.length === 0) continue;
+    if (references.length === 0 || r.spec === CHECKED_SPEC) continue;
     for (const ref of references) {
       const targets = declared.get(ref.target) ?? NONE;
       // Most names resolve: their paths are only made (referenceNames) for a resource with one that does not.
@@ -72,6 +72,9 @@ export function checkReferences(
 
 const NONE: ReadonlySet<string> = new Set();
 const NO_SPEC: JsonObject = Object.freeze({});
+
+/** The spec of a resource whose names were all found to resolve already, kept no longer (check-only.ts): nothing to check. */
+export const CHECKED_SPEC: JsonObject = Object.freeze({});
 
 /**
  * Does every name of `spec` (a resource of `kind`) resolve among `declared` (keys by kind)? Then
