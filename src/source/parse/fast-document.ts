@@ -3,6 +3,7 @@ import { isJsonObject, setOwn } from '../../core/json.js';
 import type { JsonObject, JsonValue, SourceLocation } from '../../core/types.js';
 import { CORE_SCHEMA_12 } from './core-schema.js';
 import { declinedText, Guard, GuardStop } from './fast-guard.js';
+import { simpleDocumentStarts, type DocumentStart } from './simple-yaml.js';
 import { hasOwn, MERGE_KEY } from './field-path.js';
 import { declaresWsyncApiVersion, interpolateDocument } from '../interpolate/interpolate-document.js';
 import type { SecretSources } from '../interpolate/interpolate.js';
@@ -178,11 +179,70 @@ export interface FastDocument {
   aliasBytes: number;
 }
 
+/** What js-yaml read of a file, and what the fast path needs besides the values. */
+interface Parsed {
+  raws: unknown[];
+  /** js-yaml's copy of the text (a terminator appended), which its strings are slices of. */
+  input: string;
+  starts: readonly (DocumentStart | undefined)[];
+  /** The guard's findings: merge keys to apply, bytes aliases expand to per document. */
+  guard?: Guard;
+}
+
+/**
+ * A listener that takes js-yaml's copy of the text at the first node and then takes itself off
+ * (js-yaml looks for a listener on its state at every node): a file the scan vouches for costs no
+ * call per node.
+ */
+function inputTaker(): { listener: (event: 'open' | 'close', state: unknown) => void; input: string } {
+  const taker = {
+    input: '',
+    listener: (_event: 'open' | 'close', state: unknown): void => {
+      const s = state as { input: string; listener: unknown };
+      taker.input = s.input;
+      s.listener = null;
+    },
+  };
+  return taker;
+}
+
+/** js-yaml's documents of `text`, `listener` called on its nodes; or why it refused the text. */
+function loadAll(text: string, listener: (event: 'open' | 'close', state: unknown) => void): unknown[] | { declined: string } {
+  try {
+    const options: jsYaml.LoadOptions & { maxDepth: number } = {
+      schema: CORE_SCHEMA_12,
+      // Deeper documents are the `yaml` path's to report; this only bounds js-yaml's recursion.
+      maxDepth: MAX_DEPTH + 8,
+      listener,
+    };
+    return jsYaml.loadAll(text, null, options);
+  } catch (err) {
+    if (err instanceof GuardStop) return { declined: err.message };
+    return { declined: `js-yaml: ${err instanceof Error ? (err.message.split('\n', 1)[0] ?? '') : String(err)}` };
+  }
+}
+
+/**
+ * js-yaml's read of a file: watched by the guard node by node, unless the scan of its text
+ * (simple-yaml.ts) vouches that the guard would find nothing in it.
+ */
+function parse(text: string, budget: number): Parsed | { declined: string } {
+  const starts = simpleDocumentStarts(text, { nodes: budget, depth: MAX_DEPTH - 1 });
+  if (starts !== undefined) {
+    const taker = inputTaker();
+    const raws = loadAll(text, taker.listener);
+    return Array.isArray(raws) ? { raws, input: taker.input, starts } : raws;
+  }
+  const guard = new Guard(budget);
+  const raws = loadAll(text, guard.listener);
+  if (!Array.isArray(raws)) return raws;
+  if (guard.unusual !== undefined) return { declined: guard.unusual };
+  return { raws, input: guard.input, starts: guard.starts, guard };
+}
+
 /**
  * The documents of a file that has nothing to report, or why the `yaml` path must read it: each
  * reason stands for something the fast path would read differently or not report.
- */
-/**
  * `reread` (a one-shot read): the file's text read again. Given, the documents keep no hold on the
  * text (their long texts are copies, positions come from the file read again when asked).
  */
@@ -192,34 +252,23 @@ export function readFastOrDecline(text: string, file: string, sources: SecretSou
   // Without aliases nothing is shared or expanded, and the node limit is the only bound.
   const aliases = text.includes('*');
   const budget = (aliases ? MAX_ALIAS_EXPANSION : MAX_DOCUMENT_NODES) / 2;
-  const guard = new Guard(budget);
-  let raws: unknown[];
-  try {
-    const options: jsYaml.LoadOptions & { maxDepth: number } = {
-      schema: CORE_SCHEMA_12,
-      // Deeper documents are the `yaml` path's to report; this only bounds js-yaml's recursion.
-      maxDepth: MAX_DEPTH + 8,
-      listener: guard.listener,
-    };
-    raws = jsYaml.loadAll(text, null, options);
-  } catch (err) {
-    if (err instanceof GuardStop) return { declined: err.message };
-    return { declined: `js-yaml: ${err instanceof Error ? (err.message.split('\n', 1)[0] ?? '') : String(err)}` };
-  }
-  if (guard.unusual !== undefined) return { declined: guard.unusual };
-  // The guard has checked every node; only aliases (shared nodes) and merge keys need a copy.
-  const copier = aliases || guard.merges ? new Copier(budget, !aliases) : undefined;
+  const parsed = parse(text, budget);
+  if (!('raws' in parsed)) return parsed;
+  const { raws, input, starts, guard } = parsed;
+  // The guard has checked every node (or the scan has shown there is no alias or merge key, nothing
+  // the guard would find): only aliases (shared nodes) and merge keys need a copy.
+  const copier = guard !== undefined && (aliases || guard.merges) ? new Copier(budget, !aliases) : undefined;
   const placeholders = text.includes('${');
   // Positions come from the `yaml` path reading the same text: js-yaml's copy of it, which its
   // strings keep alive anyway, rather than a second one (it only has a NUL, maybe a line break, added).
-  const lazy = new FileLocations(guard.input.endsWith('\0') ? guard.input.slice(0, -1) : text, file, reread && { text: reread, length: text.length });
+  const lazy = new FileLocations(input.endsWith('\0') ? input.slice(0, -1) : text, file, reread && { text: reread, length: text.length });
   const out: FastDocument[] = [];
   try {
     for (let i = 0; i < raws.length; i++) {
       const raw = raws[i];
       // An empty document (a trailing ---, only comments) holds nothing to count.
       if (raw === null || raw === undefined) continue;
-      const at = guard.starts[i];
+      const at = starts[i];
       if (at === undefined) return { declined: 'a document without a start' };
       let value = raw as JsonValue;
       if (copier !== undefined) {
@@ -236,7 +285,7 @@ export function readFastOrDecline(text: string, file: string, sources: SecretSou
         if (secrets.variables.size > 0) variables = secrets.variables;
       }
       const start = { file, line: at.line + 1, column: at.column + 1 };
-      const aliasBytes = guard.aliasBytes[i] ?? 0;
+      const aliasBytes = guard?.aliasBytes[i] ?? 0;
       const doc: FastDocument = { value, start, interpolated, written, locations: locationsOnDemand(lazy, at.offset, start), aliasBytes };
       if (variables) doc.variables = variables;
       out.push(doc);

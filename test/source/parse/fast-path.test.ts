@@ -7,6 +7,8 @@ import { parseFile, parseFileWithYaml, type ParsedFile } from '../../../src/sour
 import { readFast, readFastOrDecline } from '../../../src/source/parse/fast-document.js';
 import { createSecretSources } from '../../../src/source/interpolate/interpolate.js';
 import { damage, yamlFile } from '../yaml-text.js';
+import { editedPlainYamlFile } from '../plain-yaml-text.js';
+import { simpleDocumentStarts } from '../../../src/source/parse/simple-yaml.js';
 
 const ENV = { SECRET: 'fast-path-secret' };
 const RUNS = Number(process.env.FAST_PATH_RUNS ?? 400);
@@ -71,6 +73,17 @@ describe('the fast path and the yaml path', () => {
     expect(fast).toBeGreaterThan(clean / 2);
   });
 
+  it('give identical values or both refuse, on resource-like files the scan vouches for or not', () => {
+    let fast = 0;
+    fc.assert(
+      fc.property(editedPlainYamlFile, (text) => {
+        if (checkAgreement(text) === 'fast') fast++;
+      }),
+      { numRuns: RUNS },
+    );
+    expect(fast).toBeGreaterThan(RUNS / 5);
+  });
+
   it('agree on text cut and spliced from YAML lexemes, whatever the fast path takes', () => {
     const LEXEMES = [
       'apiVersion: wsync/v1\n', 'a: ', 'b: ', '<<: ', '<<: *a\n', '<<: [*a, *b]\n', '? ', ': ', '- ', '  ', '\t', '\n',
@@ -130,4 +143,60 @@ describe('the fast path and the yaml path', () => {
     const exact = parseFileWithYaml(text, 'f.yaml', sources());
     expect(chosen.documents.map((d) => [d.value, d.diagnostics])).toEqual(exact.documents.map((d) => [d.value, d.diagnostics]));
   });
+
+  // Each reason the guard declines for, in a file otherwise written as resource files are: the
+  // scan leaves it to the guard, which still declines it for that reason, and wsync reads it as
+  // the yaml path does.
+  const MONITOR = `apiVersion: wsync/v1
+kind: Monitor
+metadata:
+  name: m
+spec:
+  type: Threshold
+  aplQuery: "['ds-0'] | where status != 500 | project a, b"
+  notifiers: [oncall-0]
+`;
+  const GUARD_REASONS: [string, string][] = [
+    ['a key that is not text', `${MONITOR}  [a]: 1\n`],
+    ['a key that is not text', `${MONITOR}  null: 1\n`],
+    ['a comment without a space before it', `${MONITOR}  description: "a"#c\n`],
+    ['a long key', `${MONITOR}  ${'k'.repeat(1100)}: 1\n`],
+    ['an anchor defined twice', `${MONITOR}  a: &x [1]\n  b: &x [2]\n  c: *x\n`],
+    ['a tag, or an anchor the `yaml` path refuses', `${MONITOR}  description: !!str x\n`],
+    ['a quoted merge key', `${MONITOR}  base: &a {x: 1}\n  extra:\n    "<<": *a\n`],
+    ['a block collection on the line of its key', `${MONITOR}  labels: &c x: y\n`],
+    ['an indented document', `---\n ${MONITOR.replaceAll('\n', '\n ').trimEnd()}\n`],
+    ['an entry left of its collection', `${MONITOR}  list:\n    -\n  -   - x\n`],
+    ['a block scalar indentation indicator', `${MONITOR}  description: |2\n    text\n`],
+    ['a line not indented', `${MONITOR}  description: "plain\n  more"\n`],
+    ['aliases near the expansion limit', `${MONITOR}  big: &b "${'x'.repeat(100_000)}"\n  copies: [${Array(11).fill('*b').join(', ')}]\n`],
+    // (With an asterisk anywhere in the file, the budget is 5,000 nodes.)
+    ['a document near the node limit', `${MONITOR}  note: "*"\n  many: [${Array(5_001).fill('1').join(', ')}]\n`],
+    ['a document near the depth limit', `${MONITOR}  deep: ${'['.repeat(70)}${']'.repeat(70)}\n`],
+    ['a number that is not finite', `${MONITOR}  threshold: .inf\n`],
+    ['a null key', `${MONITOR}  "null": 1\n`],
+    ['an anchor on a document', `--- &a\n${MONITOR}`],
+  ];
+  /** The scan's answer under the limits the fast path gives it (a smaller budget with an asterisk). */
+  const scan = (text: string) => simpleDocumentStarts(text, { nodes: text.includes('*') ? 5_000 : 100_000, depth: 63 });
+  it.each(GUARD_REASONS)('leave to the guard, which declines: %s', (reason, text) => {
+    expect(scan(text)).toBeUndefined();
+    expect(readFastOrDecline(text, 'f.yaml', sources())).toEqual({ declined: reason });
+    const chosen = parseFile(text, 'f.yaml', sources());
+    const exact = parseFileWithYaml(text, 'f.yaml', sources());
+    expect(chosen.documents.map((d) => [d.value, d.diagnostics])).toEqual(exact.documents.map((d) => [d.value, d.diagnostics]));
+  });
+
+  it('leave a merge key to the guard, and read it as the yaml path does', () => {
+    const text = `${MONITOR}  labels:\n    <<: {team: a}\n    tier: b\n`;
+    expect(scan(text)).toBeUndefined();
+    expect(checkAgreement(text)).toBe('fast');
+  });
+
+  it('read a file the scan vouches for without the guard, as the yaml path does', () => {
+    const text = `# leading\n${MONITOR}  description: |\n    text: with # and &a\n---\n${MONITOR}`;
+    expect(scan(text)).toHaveLength(2);
+    expect(checkAgreement(text)).toBe('fast');
+  });
 });
+
