@@ -1,7 +1,7 @@
 // Runs after tsc and gen-validators (npm run build): bundles the CLI from tsc's output
 // (dist/cli/main.js) into dist/bundle/, whose entry, wsync.js, is what bin/wsync.js loads. Node's
 // ES module loader resolves, reads and links a process's modules one by one (~95 of wsync's for
-// `validate`, ~160 for `plan`); the bundle makes them a few dozen files at most
+// `validate`, ~160 for `plan`); the bundle makes them fewer, larger files
 // (docs/incremental.md, "Start-up"). Each dynamic import, a command's registration or its action,
 // stays one (a chunk of its own), so a run loads only its command's code, as from dist/.
 // dist/bundle/metafile.json is esbuild's account of the output (which modules each chunk holds,
@@ -10,7 +10,8 @@
 // stay tsc's output, unbundled.
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,10 +29,10 @@ const BUNDLED = new Set(['commander', 'js-yaml', 'diff', 'p-limit']);
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const external = Object.keys(manifest.dependencies).filter((name) => !BUNDLED.has(name));
 
-rmSync(outdir, { recursive: true, force: true });
-const result = await build({
+const ENTRY = 'dist/cli/main.js';
+const options = {
   absWorkingDir: root,
-  entryPoints: { wsync: 'dist/cli/main.js' },
+  entryPoints: { wsync: ENTRY },
   outdir,
   bundle: true,
   splitting: true,
@@ -39,9 +40,46 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   external,
-  // A bundled CommonJS package (commander) calls require(), which an ES module does not have.
-  banner: { js: "import { createRequire as __wsyncCreateRequire } from 'node:module'; const require = __wsyncCreateRequire(import.meta.url);" },
+  // A bundled CommonJS package (commander) calls require(), which an ES module does not have; it is
+  // made on the first call, not in each chunk as it loads.
+  banner: {
+    js: "import { createRequire as __wsyncCreateRequire } from 'node:module'; let __wsyncRequire; const require = (id) => (__wsyncRequire ??= __wsyncCreateRequire(import.meta.url))(id);",
+  },
   metafile: true,
   logLevel: 'warning',
-});
+};
+
+/** The modules reached from `from` by static imports (paths relative to the repository, as in a metafile). */
+function staticClosure(inputs, from) {
+  const reached = new Set([from]);
+  for (const path of reached) {
+    for (const imported of inputs[path]?.imports ?? []) if (imported.kind === 'import-statement' && !imported.external) reached.add(imported.path);
+  }
+  return reached;
+}
+
+// esbuild puts a module shared by the entry and a dynamically imported module into a chunk of its
+// own, one per set of importers, as if either could load first; but a command's modules load only
+// after the entry's. So each dynamically imported module also imports the entry (at run time a
+// module already evaluated): what the entry loads becomes one chunk, not a dozen small ones.
+const { metafile: graph } = await build({ ...options, write: false });
+const entryModules = staticClosure(graph.inputs, ENTRY);
+const dynamicTargets = new Set(
+  Object.values(graph.inputs)
+    .flatMap((input) => input.imports.filter((imported) => imported.kind === 'dynamic-import' && !imported.external).map((imported) => imported.path))
+    .filter((path) => !entryModules.has(path)),
+);
+const afterEntry = {
+  name: 'after-entry',
+  setup(bundler) {
+    bundler.onLoad({ filter: /\.js$/ }, async (args) => {
+      if (!dynamicTargets.has(relative(root, args.path).split(sep).join('/'))) return undefined;
+      const source = await readFile(args.path, 'utf8');
+      return { contents: `${source}\nimport ${JSON.stringify(join(root, ENTRY))};\n`, loader: 'js' };
+    });
+  },
+};
+
+rmSync(outdir, { recursive: true, force: true });
+const result = await build({ ...options, plugins: [afterEntry] });
 writeFileSync(join(outdir, 'metafile.json'), `${JSON.stringify(result.metafile, null, 1)}\n`);

@@ -180,6 +180,11 @@ describe('the CLI\'s bundle (dist/bundle/)', () => {
     expect(entry.has('commander/lib/command.js')).toBe(true);
   });
 
+  it('holds what the entry loads in one chunk beside the entry\'s own: a command\'s chunks load after it, so they share it whole', () => {
+    const entry = bundleGraph(['cli/main.ts']);
+    expect([...entry.keys()].filter((name) => name.startsWith('dist/bundle/'))).toEqual(['dist/bundle/wsync.js', expect.stringMatching(/^dist\/bundle\/chunk-\w+\.js$/)]);
+  });
+
   it('imports only Node\'s modules and the package\'s dependencies; pino, pino-pretty and thread-stream stay in node_modules', () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     const outputs = Object.values(bundle());
