@@ -84,6 +84,16 @@ export function namesOrIdsOf(resolveId: ResolveId, target: KindName, ids: string
   return ids.map((id) => resolveId(target, id) ?? `${ID_REFERENCE_PREFIX}${id}`);
 }
 
+/** Whether a list of names holds an `id:<id>` (alignIdReferences has something to put back only then). */
+export function namesAnyById(desired: JsonValue | undefined): boolean {
+  if (!Array.isArray(desired)) return false;
+  for (let i = 0; i < desired.length; i++) {
+    const name = desired[i];
+    if (typeof name === 'string' && referencedId(name) !== undefined) return true;
+  }
+  return false;
+}
+
 /**
  * The live names of a by-id reference (`names`, in the order of the wire's `ids`) with each object
  * the file names as `id:<id>` put back in that form, so that naming a listed object by its id is
@@ -92,7 +102,7 @@ export function namesOrIdsOf(resolveId: ResolveId, target: KindName, ids: string
 export function alignIdReferences(desired: JsonValue | undefined, names: JsonValue | undefined, ids: readonly string[]): JsonValue | undefined {
   if (!Array.isArray(desired) || !Array.isArray(names) || names.length !== ids.length) return names;
   // A file rarely names an object by its id: then there is nothing to put back.
-  if (!desired.some((name) => typeof name === 'string' && referencedId(name) !== undefined)) return names;
+  if (!namesAnyById(desired)) return names;
   const wanted = new Set(desired.filter((name): name is string => typeof name === 'string' && referencedId(name) !== undefined));
   if (wanted.size === 0) return names;
   return names.map((name, i) => (wanted.has(`${ID_REFERENCE_PREFIX}${ids[i] ?? ''}`) ? `${ID_REFERENCE_PREFIX}${ids[i] ?? ''}` : name));

@@ -5,6 +5,7 @@ import {
   asString,
   asStringArray,
   encodeSegment,
+  namesAnyById,
   namesOrIdsOf,
   resolveMany,
   SERVER_OWNED_COMMON,
@@ -99,7 +100,8 @@ export const monitor: KindModule<MonitorSpec> = {
   },
 
   alignLive(desired, live, raw) {
-    const notifiers = alignIdReferences(desired.notifiers, live.notifiers, notifierIdsOf(raw));
+    // The wire's ids are copied out only when the file names a notifier by its id (rarely).
+    const notifiers = namesAnyById(desired.notifiers) ? alignIdReferences(desired.notifiers, live.notifiers, notifierIdsOf(raw)) : live.notifiers;
     const aligned = notifiers === live.notifiers || notifiers === undefined ? live : { ...live, notifiers };
     // The service answers a monitor written with mplQuery with the text in aplQuery.
     const mpl = desired.mplQuery;

@@ -8,21 +8,31 @@ import type { Reference } from './types.js';
 export interface ReferenceName {
   name: string;
   /** Path of the name inside the spec: `['notifiers', 1]`, `['role']`, `['datasetCapabilities', 'checkout']`. */
-  segments: (string | number)[];
+  segments: readonly (string | number)[];
+}
+
+/** A reference field's segments, split once per field (the planner asks for every resource's names). */
+const SEGMENTS = new Map<string, readonly string[]>();
+
+function segmentsOf(field: string): readonly string[] {
+  let segments = SEGMENTS.get(field);
+  if (segments === undefined) SEGMENTS.set(field, (segments = Object.freeze(field.split('.'))));
+  return segments;
 }
 
 /** Every name a reference holds in `spec`, built-ins included (callers decide what to skip). */
 export function referenceNames(reference: Reference, spec: JsonObject): ReferenceName[] {
-  const field = reference.field.split('.');
+  const field = segmentsOf(reference.field);
   const value = getAt(spec, field);
   if (reference.keyed) {
     return isJsonObject(value) ? Object.keys(value).map((name) => ({ name, segments: field.concat(name) })) : [];
   }
   if (reference.many && Array.isArray(value)) {
     const out: ReferenceName[] = [];
-    value.forEach((item, index) => {
-      if (typeof item === 'string') out.push({ name: item, segments: (field as (string | number)[]).concat(index) });
-    });
+    for (let index = 0; index < value.length; index++) {
+      const item = value[index];
+      if (typeof item === 'string') out.push({ name: item, segments: (field as readonly (string | number)[]).concat(index) });
+    }
     return out;
   }
   return typeof value === 'string' ? [{ name: value, segments: field }] : [];

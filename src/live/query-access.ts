@@ -5,7 +5,7 @@
 // the object, a refusal that it may exist unseen.
 import { ApiError } from '../api/errors.js';
 import type { ApiClient } from '../api/types.js';
-import type { Desired, KindName, LiveState, QueryAccess } from '../core/types.js';
+import type { Desired, DesiredResource, KindName, LiveState, QueryAccess } from '../core/types.js';
 import { KINDS } from '../kinds/index.js';
 import { indexLive, liveWithKey, shareIndex, type LiveIndex } from '../plan/live-index.js';
 import type { PlanMemo } from '../plan/plan-memo.js';
@@ -52,7 +52,10 @@ function madeByThisTree(desired: Desired, live: LiveState, kind: KindName, datas
 function datasetsOfUnlisted(desired: Desired, live: LiveState, memo: PlanMemo | undefined): string[] {
   const datasets = new Set<string>();
   let index: LiveIndex | undefined;
-  for (const resource of desired.resources) {
+  const { resources } = desired;
+  // An indexed loop over every resource: a cold `for...of` makes an iterator result per item.
+  for (let i = 0; i < resources.length; i++) {
+    const resource = resources[i] as DesiredResource;
     const module = KINDS[resource.kind];
     if (!module.listedOnlyIfQueryable || !live.listedKinds.includes(resource.kind)) continue;
     // The planner's own index of the live objects (made once per live snapshot with a memo).

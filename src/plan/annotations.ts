@@ -20,10 +20,13 @@ export function mayDetachUnlisted(resource: DesiredResource): boolean {
   return resource.annotations[ANNOTATION_DETACH_UNLISTED] === 'true';
 }
 
+const NO_FIELDS: readonly string[][] = Object.freeze([]);
+
 /** `wsync/ignore-fields: "description, properties.email"` -> [['description'], ['properties', 'email']]. */
-export function ignoredFields(resource: DesiredResource): string[][] {
+export function ignoredFields(resource: DesiredResource): readonly string[][] {
   const text = resource.annotations[ANNOTATION_IGNORE_FIELDS];
-  if (!text) return [];
+  // Most resources ignore nothing: one shared empty list, not one each.
+  if (!text) return NO_FIELDS;
   return text
     .split(',')
     .map((part) => part.trim())

@@ -99,11 +99,12 @@ export function equalWhenCompared(module: KindModule, desired: JsonObject, live:
     if (pattern.length !== 1 || field === undefined || field === '*') return false;
     (ignored ??= new Set()).add(field);
   }
-  // Each value read once: looking fields up by name was most of this check's time.
-  for (const field of Object.keys(desired)) {
+  // Each value read once: looking fields up by name was most of this check's time. `for...in`, not
+  // Object.keys: no array of names made per object (a spec is a plain object: nothing inherited is enumerable).
+  for (const field in desired) {
     if (!equalField(rules, ignored, field, desired[field], Object.hasOwn(live, field) ? live[field] : undefined)) return false;
   }
-  for (const field of Object.keys(live)) {
+  for (const field in live) {
     if (!Object.hasOwn(desired, field) && !equalField(rules, ignored, field, undefined, live[field])) return false;
   }
   // A field on neither side is the default on both.

@@ -15,7 +15,7 @@ export interface CompareInput {
   /** The live spec from fromWire; undefined when there is no live object (a create). */
   live: JsonObject | undefined;
   /** The live wire object (for the kind's alignLive); absent when there is none. */
-  liveRaw?: JsonObject;
+  liveRaw?: JsonObject | undefined;
   /** wsync/ignore-fields patterns, as segments (`*` = any key); each ignores its subtree. */
   ignore: readonly string[][];
   /** Spec paths of values that came from `${env:}`/`${file:}`: compared, never shown. */
@@ -88,6 +88,8 @@ export function compareSpecs(input: CompareInput): Comparison {
   const { module, desired, ignore } = input;
   const live = alignedLive(input);
   const raw = rawDifferences(input, live);
+  // Equal, and no secret to compare by hash (most of a no-op plan): nothing to word.
+  if (raw.length === 0 && module.secretFields.length === 0) return { diffs: [], secretUnknown: false };
   const interpolated = raw.length === 0 ? [] : input.interpolated.map((p) => keyedSegments(module, desired, p));
   const diffs: FieldDiff[] = raw.map((d) => {
     if (interpolated.some((p) => isPrefix(d.segments, p) || isPrefix(p, d.segments))) {

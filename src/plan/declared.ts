@@ -104,11 +104,26 @@ export function reasons(...given: (string | undefined)[]): { reason?: string } {
   return present.length > 0 ? { reason: present.join('; ') } : {};
 }
 
-function locatedIn(resource: DesiredResource): (pointer: string) => Pick<Diagnostic, 'file' | 'line' | 'column'> {
-  return (pointer) => {
-    const at = resource.locations[pointer] ?? resource.source;
-    return { file: at.file, line: at.line, column: at.column };
-  };
+function locatedIn(resource: DesiredResource, pointer: string): Pick<Diagnostic, 'file' | 'line' | 'column'> {
+  const at = resource.locations[pointer] ?? resource.source;
+  return { file: at.file, line: at.line, column: at.column };
+}
+
+/** A diagnostic of `resource` at `pointer` (its document when '') into `diagnostics`. */
+function diagnose(
+  diagnostics: Diagnostic[],
+  resource: DesiredResource,
+  code: string,
+  message: string,
+  pointer = '',
+  field?: string,
+  severity: Diagnostic['severity'] = 'error',
+): void {
+  diagnostics.push({ severity, code, kind: resource.kind, name: resource.name, ...(field === undefined ? {} : { field }), message, ...locatedIn(resource, pointer) });
+}
+
+function skipped(change: Change, reason: string): Change {
+  return { ...change, action: 'skipped', reason };
 }
 
 function noopChange(resource: DesiredResource): Change {
@@ -129,7 +144,7 @@ export function planUnavailable(resource: DesiredResource, unavailable: string, 
     const message =
       `${addOn} is not available on this workspace (${unavailable}), or the token may not read it: this tree declares ${kinds} resources, ` +
       `which need it. Enable ${addOn} for the workspace, use a token that may read it, or remove them.`;
-    diagnostics.push({ severity: 'error', code: 'add-on-unavailable', kind: resource.kind, name: resource.name, message, ...locatedIn(resource)('') });
+    diagnostics.push({ severity: 'error', code: 'add-on-unavailable', kind: resource.kind, name: resource.name, message, ...locatedIn(resource, '') });
   }
   return { ...noopChange(resource), action: 'skipped', reason: `needs ${addOn}, which this workspace does not offer (see the error)` };
 }
@@ -154,7 +169,8 @@ interface Planning {
   change: Change;
   comparison: Comparison;
   observed: boolean;
-  diagnose: (code: string, message: string, pointer?: string, field?: string) => void;
+  /** Where its diagnostics go (`diagnose`). */
+  diagnostics: Diagnostic[];
 }
 
 /** The change of a declared resource of a kind the workspace offers; its diagnostics go to `diagnostics`. */
@@ -162,57 +178,52 @@ export function planDeclared(resource: DesiredResource, inputs: DeclaredInputs, 
   const module = KINDS[resource.kind];
   const spec = specOf(resource);
   const change = noopChange(resource);
-  const skip = (reason: string): Change => ({ ...change, action: 'skipped', reason });
-  const located = locatedIn(resource);
-  const diagnose = (code: string, message: string, pointer = '', field?: string, severity: Diagnostic['severity'] = 'error'): void => {
-    diagnostics.push({ severity, code, kind: resource.kind, name: resource.name, ...(field === undefined ? {} : { field }), message, ...located(pointer) });
-  };
 
   if (inputs.listed === 'kind not listed') {
     const message = `${resource.kind} objects were not read from the workspace, so this resource cannot be planned`;
-    diagnose('not-listed', message);
-    return skip(message);
+    diagnose(diagnostics, resource, 'not-listed', message);
+    return skipped(change, message);
   }
   if (inputs.listed === 'dataset not listed') {
     // The reader lists every dataset in play; one that does not exist reads as holding nothing, and
     // the reference check says whether it is declared or live.
     const message = `the ${resource.kind} objects of dataset "${module.datasetOf?.(spec) ?? ''}" were not read from the workspace, so this resource cannot be planned`;
-    diagnose('not-listed', message, '/spec/dataset', 'spec.dataset');
-    return skip(message);
+    diagnose(diagnostics, resource, 'not-listed', message, '/spec/dataset', 'spec.dataset');
+    return skipped(change, message);
   }
   const { rename, owner } = inputs;
   if (rename.type === 'problem') {
     const { severity, message } = rename;
-    diagnose('renamed-from', message, RENAMED_FROM_POINTER, 'metadata.annotations.wsync/renamed-from', severity);
+    diagnose(diagnostics, resource, 'renamed-from', message, RENAMED_FROM_POINTER, 'metadata.annotations.wsync/renamed-from', severity);
     if (severity === 'error') return { ...change, action: 'refused', reason: 'wsync/renamed-from cannot be carried out (see the error)' };
   }
   const matches = rename.type === 'rename' ? [rename.from] : inputs.matches;
   if (rename.type === 'rename') change.renamedFrom = rename.fromKey;
   if (matches.length > 1) {
     const reason = ambiguityReason(matches);
-    diagnose('ambiguous', reason, '', undefined, 'warning');
-    return skip(reason);
+    diagnose(diagnostics, resource, 'ambiguous', reason, '', undefined, 'warning');
+    return skipped(change, reason);
   }
   const [match] = matches;
   if (match && isServiceManaged(module, match)) {
     const reason = `managed by the service (id ${match.object.id}): wsync never writes, adopts or deletes it`;
-    diagnose('service-managed', `${resource.kind} "${resource.key}" is ${reason}; remove it from the files or give it another name`, '', undefined, 'warning');
-    return { ...skip(reason), id: match.object.id };
+    diagnose(diagnostics, resource, 'service-managed', `${resource.kind} "${resource.key}" is ${reason}; remove it from the files or give it another name`, '', undefined, 'warning');
+    return { ...skipped(change, reason), id: match.object.id };
   }
   if (isAbandoned(resource)) return planAbandoned(change, match?.object.id, owner !== undefined, inputs.policy, OBSERVE_REASON);
   const comparison = compareSpecs({
     module,
     desired: spec,
     live: match?.spec,
-    ...(match ? { liveRaw: match.object.raw } : {}),
+    liveRaw: match?.object.raw,
     // Ignored fields are tolerated drift; a create sends them all the same, so its preview shows them.
-    ignore: match ? ignoredFields(resource) : [],
+    ignore: match ? ignoredFields(resource) : NO_PATHS,
     interpolated: resource.interpolated.length === 0 ? NO_PATHS : resource.interpolated.map((p) => pointerSegments(specPointer(p))),
     secrets: { hashKey: inputs.hashKey, recorded: owner?.secretHashes },
   });
   if (rename.type === 'rename') comparison.diffs.unshift(nameDiff(rename.from, resource));
   if (comparison.diffs.length > 0 && module.outline) change.outline = module.outline(comparison.diffs);
-  const planning: Planning = { resource, module, spec, inputs, change, comparison, observed: isObserved(resource, inputs.policy), diagnose };
+  const planning: Planning = { resource, module, spec, inputs, change, comparison, observed: isObserved(resource, inputs.policy), diagnostics };
   if (!match) return planCreate(planning);
   return planExisting(planning, match);
 }
@@ -227,12 +238,12 @@ function planCreate(p: Planning): Change {
   const { resource, module, spec, change } = p;
   const { diffs } = p.comparison;
   if (!module.create && module.missingIsError) {
-    p.diagnose('missing', `${resource.kind} "${resource.key}": ${missingReason(module, resource, spec)}`);
+    diagnose(p.diagnostics, p.resource, 'missing', `${resource.kind} "${resource.key}": ${missingReason(module, resource, spec)}`);
     return { ...change, action: 'refused', reason: 'does not exist live and cannot be created (see the error)' };
   }
   if (!module.create) return { ...change, action: 'skipped', reason: missingReason(module, resource, spec) };
   if (p.inputs.unseen !== undefined) {
-    p.diagnose('may-exist-unseen', p.inputs.unseen);
+    diagnose(p.diagnostics, p.resource, 'may-exist-unseen', p.inputs.unseen);
     return { ...change, action: 'refused', diffs, reason: 'not in the list, but the token may not see it there (see the error)' };
   }
   if (p.observed) return { ...change, action: 'skipped', diffs, reason: OBSERVE_REASON };
@@ -254,7 +265,7 @@ function planExisting(p: Planning, match: LiveEntry): Change {
         `${resource.kind} "${resource.key}" exists live (id ${match.object.id}) but is not owned by wsync, and wsync holds no secret for it: ` +
         'adopting it would leave a token whose secret nobody here has. If someone else holds it, annotate the resource ' +
         '"wsync/issued-secret: held-elsewhere"; if a wsync run stopped after creating it, delete the token and apply again';
-      p.diagnose('adoption-without-secret', message);
+      diagnose(p.diagnostics, p.resource, 'adoption-without-secret', message);
       return { ...existing, action: 'refused', reason: 'exists live, not owned, and no secret for it is held (see the error)' };
     }
     if (module.replace) {
@@ -264,7 +275,7 @@ function planExisting(p: Planning, match: LiveEntry): Change {
   }
   if (diffs.length > 0 && observed) return { ...existing, action: 'skipped', reason: OBSERVE_REASON };
   if (!entry && !observed && !inputs.policy.adopt) {
-    p.diagnose('adoption-refused', `${resource.kind} "${resource.key}" exists live (id ${match.object.id}) but is not owned by wsync, and --no-adopt forbids adopting it`);
+    diagnose(p.diagnostics, p.resource, 'adoption-refused', `${resource.kind} "${resource.key}" exists live (id ${match.object.id}) but is not owned by wsync, and --no-adopt forbids adopting it`);
     return { ...existing, action: 'refused', reason: 'not owned by wsync and adoption is off (--no-adopt)' };
   }
   if (diffs.length === 0) {
@@ -274,7 +285,7 @@ function planExisting(p: Planning, match: LiveEntry): Change {
   const dropped = mayDetachUnlisted(resource) ? [] : droppedUnlistedIds(module, p.spec, match.spec, diffs);
   if (dropped.length > 0) {
     const field = dropped[0]?.field ?? '';
-    p.diagnose('unlisted-reference-dropped', unlistedDropMessage(resource.kind, resource.key, dropped), `/spec/${field}`, `spec.${field}`);
+    diagnose(p.diagnostics, p.resource, 'unlisted-reference-dropped', unlistedDropMessage(resource.kind, resource.key, dropped), `/spec/${field}`, `spec.${field}`);
     return { ...existing, action: 'refused', reason: 'would drop references the lists do not show (see the error)' };
   }
   return planUpdate(p, match, existing);

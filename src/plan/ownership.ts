@@ -52,6 +52,11 @@ export function missingDeletionOptIn(module: KindModule, policy: Policy): string
 export interface SafetyInput {
   changes: Change[];
   policy: Policy;
+  /** What the rules weigh the deletes against: counted only for a plan that deletes (most plans do not). */
+  counts: () => SafetyCounts;
+}
+
+export interface SafetyCounts {
   /** Live objects per kind (all of them, owned or not): the base of the delete ratio. */
   liveCount: ReadonlyMap<KindName, number>;
   /** Declared resources per kind. */
@@ -81,6 +86,7 @@ export function applySafetyRules(input: SafetyInput): string[] {
   const refusals: string[] = [];
   const deletes = changes.filter((c) => c.action === 'delete');
   if (deletes.length === 0) return refusals;
+  const counts = input.counts();
 
   const perKind = new Map<KindName, Change[]>();
   for (const change of deletes) {
@@ -97,9 +103,9 @@ export function applySafetyRules(input: SafetyInput): string[] {
     );
   }
   for (const [kind, list] of perKind) {
-    const live = input.liveCount.get(kind) ?? list.length;
+    const live = counts.liveCount.get(kind) ?? list.length;
     const ratio = list.length / Math.max(live, 1);
-    const smallKind = list.length === 1 && (input.ownedCount.get(kind) ?? 0) <= SMALL_KIND;
+    const smallKind = list.length === 1 && (counts.ownedCount.get(kind) ?? 0) <= SMALL_KIND;
     if (ratio > policy.maxDeleteRatio && !smallKind) {
       overBudget.push(
         `Refusing to delete ${list.length} of ${live} live ${kind} objects (${Math.round(ratio * 100)}%): ` +
@@ -115,8 +121,8 @@ export function applySafetyRules(input: SafetyInput): string[] {
 
   if (!policy.allowEmpty) {
     for (const [kind, list] of perKind) {
-      const owned = input.ownedCount.get(kind) ?? 0;
-      if ((input.desiredCount.get(kind) ?? 0) > 0 || owned === 0) continue;
+      const owned = counts.ownedCount.get(kind) ?? 0;
+      if ((counts.desiredCount.get(kind) ?? 0) > 0 || owned === 0) continue;
       refusals.push(
         `Refusing to delete every owned ${kind}: no ${kind} is declared, and ${plural(owned, `owned ${kind} object`)} ` +
           `${owned === 1 ? 'exists' : 'exist'} live. If the files really should declare none, re-run with --allow-empty.`,

@@ -66,22 +66,25 @@ function countBy<T>(items: Iterable<T>, keyOf: (item: T) => KindName, counted?: 
 /** The declared keys (a key a kind manages a part of, UserRole's, counts for the kind of the whole, User), and the resources declared twice so. */
 function declaredKeys(resources: readonly DesiredResource[]): { declared: ByKind<DesiredResource>; declaredTwice: Set<DesiredResource> } {
   const declared = new ByKind<DesiredResource>();
-  for (const r of resources) declared.set(r.kind, r.key, r);
-  const declaredTwice = new Set(resources.filter((r) => {
-    const whole = KINDS[r.kind].sameObjectsAs;
-    return whole !== undefined && declared.has(whole, r.key);
-  }));
-  for (const r of resources) {
-    const whole = KINDS[r.kind].sameObjectsAs;
-    if (whole !== undefined && !declared.has(whole, r.key)) declared.set(whole, r.key, r);
+  // The resources of a kind that manages a part of another kind's objects (UserRole): few, looked at again.
+  const parts: DesiredResource[] = [];
+  // Indexed loops over every resource: a cold `for...of` makes an iterator result per item.
+  for (let i = 0; i < resources.length; i++) {
+    const r = resources[i] as DesiredResource;
+    declared.set(r.kind, r.key, r);
+    if (KINDS[r.kind].sameObjectsAs !== undefined) parts.push(r);
   }
+  const wholeOf = (r: DesiredResource): KindName => KINDS[r.kind].sameObjectsAs ?? r.kind;
+  const declaredTwice = new Set(parts.filter((r) => declared.has(wholeOf(r), r.key)));
+  for (const r of parts) if (!declared.has(wholeOf(r), r.key)) declared.set(wholeOf(r), r.key, r);
   return { declared, declaredTwice };
 }
 
 /** The declarations that say `wsync/renamed-from: OLD`, by the old key they name. */
 function renamedFromBy(resources: readonly DesiredResource[]): ByKind<DesiredResource[]> {
   const out = new ByKind<DesiredResource[]>();
-  for (const r of resources) {
+  for (let i = 0; i < resources.length; i++) {
+    const r = resources[i] as DesiredResource;
     const old = renamedFrom(r);
     if (old === undefined) continue;
     const fromKey = KINDS[r.kind].keyOf(old, specOf(r));
@@ -134,7 +137,8 @@ function planWhole(desired: Desired, allLive: LiveState, inventory: Inventory, p
   const creates: PlannedCreate[] = [];
   /** Old keys of the owned objects renamed in place (`wsync/renamed-from`): not undeclared. */
   const renamedAway = new ByKind<true>();
-  for (const resource of planned) {
+  for (let i = 0; i < planned.length; i++) {
+    const resource = planned[i] as DesiredResource;
     const before = diagnostics.length;
     const unavailable = live.unavailable?.[resource.kind];
     const change = declaredTwice.has(resource)
@@ -174,9 +178,11 @@ function planWhole(desired: Desired, allLive: LiveState, inventory: Inventory, p
   const refusals = applySafetyRules({
     changes,
     policy,
-    liveCount: countBy(liveIndex.entries, (e) => e.kind),
-    desiredCount: countBy(desired.resources, (r) => r.kind),
-    ownedCount: countBy(liveIndex.entries, (e) => e.kind, (e) => ownership.entryFor(e.kind, e.object.id) !== undefined),
+    counts: () => ({
+      liveCount: countBy(liveIndex.entries, (e) => e.kind),
+      desiredCount: countBy(desired.resources, (r) => r.kind),
+      ownedCount: countBy(liveIndex.entries, (e) => e.kind, (e) => ownership.entryFor(e.kind, e.object.id) !== undefined),
+    }),
   });
   // Before the held fingerprint is made: what would lock wsync out is held, never approvable.
   const lockouts = guardSelfLockout(changes, liveIndex, context.self, policy);
@@ -209,10 +215,11 @@ function planWhole(desired: Desired, allLive: LiveState, inventory: Inventory, p
 /** The references of every resource planned checked (and kept in the snapshot); their diagnostics. */
 function checkAllReferences(planned: readonly DesiredResource[], inputs: ReferenceInputs, snapshot: SnapshotBuilder | undefined): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  for (const resource of planned) {
+  for (let i = 0; i < planned.length; i++) {
+    const resource = planned[i] as DesiredResource;
     const check = checkDeclaredReferences(resource, inputs);
     if (check === undefined) continue;
-    diagnostics.push(...check.diagnostics);
+    if (check.diagnostics.length > 0) diagnostics.push(...check.diagnostics);
     snapshot?.recordCheck(resource, check.diagnostics);
   }
   if (snapshot) snapshot.names = inputs.names;

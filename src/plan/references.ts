@@ -14,8 +14,11 @@ export { resolveIdFromLive } from './live-index.js';
 
 /** The natural key a reference name stands for (emails are lower-cased, as User keys are). */
 export function referenceKey(target: KindName, name: string): string {
-  return KINDS[target].keyOf(name, {});
+  return KINDS[target].keyOf(name, NO_SPEC);
 }
+
+/** The spec a reference name's key is read with: none (one shared empty object, not one per name). */
+const NO_SPEC: JsonObject = Object.freeze({});
 
 /**
  * (kind, natural key) -> live id, for the names references use. Ambiguous keys (two live objects)
@@ -74,7 +77,11 @@ export const REFERENCED_KINDS: ReadonlySet<KindName> = new Set(KIND_NAMES.flatMa
 
 export function nameIndexFrom(desired: Desired, live: LiveIndex): NameIndex {
   const index = new NameIndex();
-  for (const resource of desired.resources) if (REFERENCED_KINDS.has(resource.kind)) index.declare(resource.kind, resource.key);
+  const { resources } = desired;
+  for (let i = 0; i < resources.length; i++) {
+    const resource = resources[i] as DesiredResource;
+    if (REFERENCED_KINDS.has(resource.kind)) index.declare(resource.kind, resource.key);
+  }
   for (const [kind, perKey] of live.byKey) {
     if (!REFERENCED_KINDS.has(kind)) continue;
     for (const [key, entries] of perKey) {
@@ -184,26 +191,27 @@ export function checkReferences(resource: DesiredResource, spec: JsonObject, con
   const diagnostics: Diagnostic[] = [];
   // Made when a first use must wait: most resources refer only to objects that exist.
   let dependsOn: Set<string> | undefined;
-  for (const use of referenceUses(resource.kind, spec, context.keepUses !== false)) {
+  const uses = referenceUses(resource.kind, spec, context.keepUses !== false);
+  for (let i = 0; i < uses.length; i++) {
+    const use = uses[i] as ReferenceUse;
     const { target } = use.reference;
-    const problem = (code: string, message: string): number => diagnostics.push(problemOf(resource, use, code, message));
     const ambiguous = context.names.ambiguousIds(target, use.key);
     if (ambiguous) {
-      problem(
+      diagnostics.push(problemOf(resource, use,
         'ambiguous-reference',
         `${use.label}: ${target} "${use.name}" is ambiguous: ${ambiguous.length} live objects have this key (ids ${ambiguous.join(', ')}); resolve by hand`,
-      );
+      ));
       continue;
     }
     if (context.names.isDeclared(target, use.key)) {
       const change = context.changeFor(target, use.key);
       // Declared but not planned: outside a subset (--target, --kind). Live, it is referred to as it is.
       if (change === undefined && context.names.idOf(target, use.key) === undefined) {
-        problem(
+        diagnostics.push(problemOf(resource, use,
           'unselected-reference',
           `${use.label}: ${target} "${use.name}" is declared but not selected (--target, --kind) and does not exist live yet, ` +
             `so this cannot be applied without it: select it too (--target ${target}/${use.name})`,
-        );
+        ));
         continue;
       }
       // An object that does not exist yet (or gets a new id) must be written before the reference to it.
@@ -217,7 +225,7 @@ export function checkReferences(resource: DesiredResource, spec: JsonObject, con
       const hint = suggestion(use.key, context.names.keysOf(target));
       const missing = new UnresolvedReferenceError(target, use.name, use.label).message + (why ? ` (${target} objects could not be read: ${why})` : '');
       if (!use.reference.openValues) {
-        problem('unresolved-reference', `${missing}${hint}`);
+        diagnostics.push(problemOf(resource, use, 'unresolved-reference', `${missing}${hint}`));
         continue;
       }
       // The service may know the value (a base role newer than this release): it judges the write.
@@ -234,10 +242,10 @@ export function checkReferences(resource: DesiredResource, spec: JsonObject, con
         ...locate(resource, use.pointer),
       });
     } else if (context.deleted.has(`${target}/${id}`)) {
-      problem(
+      diagnostics.push(problemOf(resource, use,
         'reference-to-deleted',
         `${use.label}: ${target} "${use.name}" is no longer declared and this plan deletes it; declare it again or stop referring to it`,
-      );
+      ));
     }
   }
   return { diagnostics, dependsOn: dependsOn ? [...dependsOn].sort() : [] };
