@@ -18,7 +18,16 @@ export function isAbsentTime(value: JsonValue | undefined): boolean {
 export function withoutAbsentTimes(spec: JsonObject, patterns: readonly string[]): JsonObject {
   // Every object of a workspace passes here (live reads, diffs): a top-level field is looked at
   // directly, and the spec itself is handed back when no time in it is absent.
-  if (!patterns.some((p) => p.includes('.') || p === '*' || (Object.hasOwn(spec, p) && isAbsentTime(spec[p])))) return spec;
+  if (!mayHoldAbsentTime(spec, patterns)) return spec;
   const absent = findPaths(spec, patterns).filter((found) => isAbsentTime(found.value));
   return withoutValuesAt(spec, absent.map((found) => found.segments));
+}
+
+/** False when no top-level pattern is an absent time in `spec` and none reaches deeper (a loop: no callback made per object). */
+function mayHoldAbsentTime(spec: JsonObject, patterns: readonly string[]): boolean {
+  for (let i = 0; i < patterns.length; i++) {
+    const p = patterns[i] as string;
+    if (p.includes('.') || p === '*' || (Object.hasOwn(spec, p) && isAbsentTime(spec[p]))) return true;
+  }
+  return false;
 }

@@ -49,7 +49,14 @@ export function asString(value: JsonValue | undefined): string | undefined {
 }
 
 export function asStringArray(value: JsonValue | undefined): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  const out: string[] = [];
+  if (!Array.isArray(value)) return out;
+  // A loop, not filter: this runs for every live object's list of ids, and a callback is made per call.
+  for (let i = 0; i < value.length; i++) {
+    const item = value[i];
+    if (typeof item === 'string') out.push(item);
+  }
+  return out;
 }
 
 /**
@@ -80,8 +87,14 @@ export function namesOf(resolveId: ResolveId, target: KindName, ids: string[]): 
 }
 
 /** Ids to names, for a reference that takes ids (`Reference.byId`): an id nothing lists becomes `id:<id>`. */
-export function namesOrIdsOf(resolveId: ResolveId, target: KindName, ids: string[]): string[] {
-  return ids.map((id) => resolveId(target, id) ?? `${ID_REFERENCE_PREFIX}${id}`);
+export function namesOrIdsOf(resolveId: ResolveId, target: KindName, ids: readonly string[]): string[] {
+  // A loop, not map: every live monitor passes here, and a callback is made per call.
+  const names: string[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] as string;
+    names.push(resolveId(target, id) ?? `${ID_REFERENCE_PREFIX}${id}`);
+  }
+  return names;
 }
 
 /** Whether a list of names holds an `id:<id>` (alignIdReferences has something to put back only then). */

@@ -127,7 +127,9 @@ export const monitor: KindModule<MonitorSpec> = {
 
   fromWire(raw, resolveId) {
     const spec: SpecFields<MonitorSpec> = {};
-    for (const field of PASSTHROUGH) {
+    // An indexed loop: every live monitor passes here, and a cold `for...of` makes an iterator result per field.
+    for (let i = 0; i < PASSTHROUGH.length; i++) {
+      const field = PASSTHROUGH[i] as (typeof PASSTHROUGH)[number];
       const value = raw[field];
       if (value !== undefined && value !== null) spec[field] = value;
     }

@@ -60,6 +60,9 @@ export function specOf(resource: DesiredResource): JsonObject {
   return KINDS[resource.kind].normalize?.(resource.spec) ?? resource.spec;
 }
 
+/** The secret input of a kind that issues none (shared: the memo compares its members). */
+const NO_ISSUED_SECRET: DeclaredInputs['secret'] = Object.freeze({ held: undefined, pending: false });
+
 /** The inputs of `resource`'s change. */
 export function declaredInputs(resource: DesiredResource, ctx: DeclaredContext): DeclaredInputs {
   const module = KINDS[resource.kind];
@@ -75,7 +78,7 @@ export function declaredInputs(resource: DesiredResource, ctx: DeclaredContext):
     listed: listedState(resource, ctx.live),
     policy: ctx.policy,
     hashKey: ctx.hashKey,
-    secret: ref === '' ? { held: undefined, pending: false } : { held: ctx.heldSecrets?.has(ref), pending: ctx.pendingSecrets?.has(ref) === true },
+    secret: ref === '' ? NO_ISSUED_SECRET : { held: ctx.heldSecrets?.has(ref), pending: ctx.pendingSecrets?.has(ref) === true },
     unseen: planned.length === 0 && module.create ? mayBeUnseen(module, resource, specOf(resource), ctx.live) : undefined,
     now: ctx.now,
   };
@@ -256,7 +259,10 @@ function planExisting(p: Planning, match: LiveEntry): Change {
   const entry = inputs.owner;
   // Completed in place, not spread into a copy: the copy was a large share of a no-op plan
   // (docs/incremental.md, "Figures behind the code").
-  const existing: Change = Object.assign(p.change, { id: match.object.id, owned: entry !== undefined, diffs });
+  const existing: Change = p.change;
+  existing.id = match.object.id;
+  existing.owned = entry !== undefined;
+  existing.diffs = diffs;
   const secretMissing = module.issuedSecret !== undefined && inputs.secret.held === false && !isIssuedSecretHeldElsewhere(resource);
   if (secretMissing && !observed) {
     const interrupted = inputs.secret.pending;
