@@ -376,17 +376,19 @@ export async function readDesiredPaths(paths: readonly SourcePath[], options: Re
       sources = createSecretSources(env, secretsDir === '' ? undefined : secretsDir, { asWritten: options.secretsAsWritten === true });
       sourcesByDir.set(secretsDir, sources);
     }
-    let listed: string[] = [absolute];
+    let listed: ListedFile[] = [{ path: nameOf(absolute), absolute }];
     if (kind === 'directory') {
       const listing = listYamlFiles(absolute);
       problems.push(...listing.problems.map((p) => listingProblem({ ...p, path: nameOf(join(absolute, p.path)) })));
-      listed = listing.files.map((file) => file.absolute);
+      // The listing names its files relative to the directory, with `/`: the directory's own name before them.
+      const base = nameOf(absolute);
+      listed = listing.files.map((file) => ({ path: base === '' ? file.path : `${base}/${file.path}`, absolute: file.absolute }));
     } else if (await linkOutOf(options.root, absolute)) {
       problems.push(listingProblem({ path: nameOf(absolute), message: 'a symbolic link to a file outside the directory read: refused, only files inside it are read' }));
       continue;
     }
-    for (const path of listed) {
-      if (!files.has(path)) files.set(path, { file: { path: nameOf(path), absolute: path }, sources });
+    for (const file of listed) {
+      if (!files.has(file.absolute)) files.set(file.absolute, { file, sources });
     }
   }
   const ordered = [...files.values()].sort((a, b) => (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
