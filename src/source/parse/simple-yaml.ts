@@ -246,18 +246,26 @@ export function wholeTextStarts(text: string, limits: GuardLimits): DocumentStar
   let doc = 0;
   let begun = false;
   let line = 0;
+  let counted = 0;
   for (let pos = 0; ; ) {
-    BLANK_OR_COMMENT_LINES.lastIndex = pos;
-    BLANK_OR_COMMENT_LINES.test(text);
-    const first = BLANK_OR_COMMENT_LINES.lastIndex;
-    line += newlines(text, pos, first);
+    // (Most documents start right after their `---`: no blank or comment line to skip.)
+    const c = text.charCodeAt(pos);
+    let first = pos;
+    if (c === SPACE || c === HASH || c === 10) {
+      BLANK_OR_COMMENT_LINES.lastIndex = pos;
+      BLANK_OR_COMMENT_LINES.test(text);
+      first = BLANK_OR_COMMENT_LINES.lastIndex;
+      line += newlines(text, pos, first);
+    }
+    counted = first;
     if (first >= text.length) break;
     if (text.startsWith('---', first)) {
       if (begun) doc++;
       begun = true;
       pos = text.indexOf('\n', first) + 1;
-      line++;
       if (pos === 0) break;
+      line++;
+      counted = pos;
       continue;
     }
     if (text.charCodeAt(first) === SPACE) return undefined;
@@ -266,9 +274,10 @@ export function wholeTextStarts(text: string, limits: GuardLimits): DocumentStar
     const next = text.indexOf('\n---', first);
     if (next === -1) break;
     line += newlines(text, first, next + 1);
-    pos = next + 1;
+    pos = counted = next + 1;
   }
-  return newlines(text, 0, text.length) * CLOSES_PER_LINE + count(text, ',') + CLOSES_PER_DOCUMENT + CLOSES_PER_LINE <= limits.nodes ? starts : undefined;
+  const lines = line + newlines(text, counted, text.length) + 1;
+  return lines * CLOSES_PER_LINE + count(text, ',') + CLOSES_PER_DOCUMENT <= limits.nodes ? starts : undefined;
 }
 
 /** The line scan alone (the whole-text check vouches for a part of what it vouches for, with the same starts). */
