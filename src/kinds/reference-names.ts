@@ -20,22 +20,35 @@ function segmentsOf(field: string): readonly string[] {
   return segments;
 }
 
+/** A name and the path it sits at, made when asked: most names resolve, and nobody asks for theirs. */
+class NameAt implements ReferenceName {
+  constructor(
+    readonly name: string,
+    private readonly field: readonly string[],
+    private readonly item?: string | number,
+  ) {}
+
+  get segments(): readonly (string | number)[] {
+    return this.item === undefined ? this.field : [...this.field, this.item];
+  }
+}
+
 /** Every name a reference holds in `spec`, built-ins included (callers decide what to skip). */
 export function referenceNames(reference: Reference, spec: JsonObject): ReferenceName[] {
   const field = segmentsOf(reference.field);
   const value = getAt(spec, field);
   if (reference.keyed) {
-    return isJsonObject(value) ? Object.keys(value).map((name) => ({ name, segments: field.concat(name) })) : [];
+    return isJsonObject(value) ? Object.keys(value).map((name) => new NameAt(name, field, name)) : [];
   }
   if (reference.many && Array.isArray(value)) {
     const out: ReferenceName[] = [];
     for (let index = 0; index < value.length; index++) {
       const item = value[index];
-      if (typeof item === 'string') out.push({ name: item, segments: (field as readonly (string | number)[]).concat(index) });
+      if (typeof item === 'string') out.push(new NameAt(item, field, index));
     }
     return out;
   }
-  return typeof value === 'string' ? [{ name: value, segments: field }] : [];
+  return typeof value === 'string' ? [new NameAt(value, field)] : [];
 }
 
 /** A built-in value rather than a name (matched without regard to letter case: `kinds/common.ts`). */

@@ -5,7 +5,7 @@ import { referencedId, UnresolvedReferenceError } from '../kinds/common.js';
 import { KIND_NAMES, KINDS } from '../kinds/index.js';
 import { ByKind } from '../core/by-kind.js';
 import { toPointer } from '../core/json-paths.js';
-import { isBuiltinName, referenceNames } from '../kinds/reference-names.js';
+import { isBuiltinName, referenceNames, type ReferenceName } from '../kinds/reference-names.js';
 import { suggestion } from '../core/suggest.js';
 import type { Reference, ResolveName } from '../kinds/types.js';
 import { indexLive, type LiveIndex } from './live-index.js';
@@ -114,18 +114,21 @@ export interface ReferenceUse {
 class Use implements ReferenceUse {
   constructor(
     readonly reference: Reference,
-    readonly name: string,
+    private readonly at: ReferenceName,
     readonly key: string,
-    private readonly segments: readonly (string | number)[],
   ) {}
+
+  get name(): string {
+    return this.at.name;
+  }
 
   /** `spec.notifiers[1]`, `spec.datasetCapabilities.checkout`. */
   get label(): string {
-    return this.segments.reduce<string>((out, s) => (typeof s === 'number' ? `${out}[${s}]` : `${out}.${s}`), 'spec');
+    return this.at.segments.reduce<string>((out, s) => (typeof s === 'number' ? `${out}[${s}]` : `${out}.${s}`), 'spec');
   }
 
   get pointer(): string {
-    return toPointer(['spec', ...this.segments]);
+    return toPointer(['spec', ...this.at.segments]);
   }
 }
 
@@ -138,14 +141,21 @@ const NO_USES: readonly ReferenceUse[] = Object.freeze([]);
 const usesOfSpec = new WeakMap<JsonObject, { kind: KindName; uses: readonly ReferenceUse[] }>();
 
 export function referenceUses(kind: KindName, spec: JsonObject, keep = true): readonly ReferenceUse[] {
-  const known = usesOfSpec.get(spec);
+  // Uses that are not kept are not looked for either (a one-shot plan: every spec is new to it).
+  const known = keep ? usesOfSpec.get(spec) : undefined;
   if (known?.kind === kind) return known.uses;
   const uses: ReferenceUse[] = [];
-  for (const reference of KINDS[kind].references) {
-    for (const { name, segments } of referenceNames(reference, spec)) {
+  const { references } = KINDS[kind];
+  // Indexed loops: every resource passes here, and a cold `for...of` makes an iterator result per item.
+  for (let r = 0; r < references.length; r++) {
+    const reference = references[r] as Reference;
+    const names = referenceNames(reference, spec);
+    for (let i = 0; i < names.length; i++) {
+      const at = names[i] as ReferenceName;
+      const { name } = at;
       // `id:<id>` is sent as that id: nothing to resolve, and the service judges it.
       if (isBuiltinName(reference, name) || (reference.byId && referencedId(name) !== undefined)) continue;
-      uses.push(new Use(reference, name, referenceKey(reference.target, name), segments));
+      uses.push(new Use(reference, at, referenceKey(reference.target, name)));
     }
   }
   if (!keep) return uses;
