@@ -27,6 +27,12 @@ function grants(entry: unknown, resource: string, action: string): boolean {
   return isJsonObject(entry) && stringArrayField(entry, resource).includes(action);
 }
 
+/** Whether `caller` holds a dataset capability on every dataset (the admin token, or a grant on "*"). */
+export function grantsOnEveryDataset(caller: Caller, resource: string, action: string): boolean {
+  const token = caller.token;
+  return !token || (isJsonObject(token.datasetCapabilities) && grants(token.datasetCapabilities['*'], resource, action));
+}
+
 /** The router's check: org capabilities exactly; dataset capabilities on some dataset at least. */
 export function requireCapability(caller: Caller, capability: Capability): void {
   const token = caller.token;

@@ -3,7 +3,7 @@
 // exist (404) and be granted query|read to a token (403); the answer is an empty tabular result.
 // Also who may see a monitor: the service lists only monitors on datasets the token may query.
 import type { Caller } from './auth.js';
-import { requireDatasetCapability } from './capabilities.js';
+import { grantsOnEveryDataset, requireDatasetCapability } from './capabilities.js';
 import { badRequest, notFound } from './errors.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import { jsonOf, type Route } from './routes.js';
@@ -36,6 +36,11 @@ export function maySeeMonitor(caller: Caller, monitor: JsonObject): boolean {
   const query = typeof monitor.aplQuery === 'string' && monitor.aplQuery !== '' ? monitor.aplQuery : monitor.mplQuery;
   if (typeof query !== 'string') return true;
   return datasetsReadBy(query).every((dataset) => mayQuery(caller, dataset));
+}
+
+/** A caller that may query every dataset sees every monitor, whatever its query reads. */
+export function maySeeEveryMonitor(caller: Caller): boolean {
+  return grantsOnEveryDataset(caller, 'query', 'read');
 }
 
 export const QUERY_ROUTES: Route[] = [

@@ -60,6 +60,24 @@ describe('a declared monitor the token cannot see in the list', () => {
     expect(allowed.status).toBe(200);
   });
 
+  it('a token that may query every dataset, and the admin token, list every monitor, before and after a limited token lists', async () => {
+    // The workspace of the test before (one emulator per file), and a token granted query on "*".
+    await emulator.seed({
+      tokens: [{ name: 'ci-everywhere', token: 'everywhere-token-secret', orgCapabilities: { monitors: ['read'] }, datasetCapabilities: { '*': { query: ['read'] } } }],
+    });
+    const namesFor = async (token?: string) => {
+      const listed = await emulator.call('GET', '/v2/monitors', token === undefined ? {} : { token });
+      expect(listed.status).toBe(200);
+      return (listed.body as { name: string }[]).map((m) => m.name).sort();
+    };
+    const every = ['Audit deletes', 'Checkout errors'];
+    expect(await namesFor()).toEqual(every);
+    expect(await namesFor('everywhere-token-secret')).toEqual(every);
+    expect(await namesFor(LIMITED)).toEqual(['Checkout errors']);
+    expect(await namesFor()).toEqual(every);
+    expect(await namesFor('everywhere-token-secret')).toEqual(every);
+  });
+
   it('plan and apply refuse to create it, naming the capability; nothing is written; a visible one plans as usual', async () => {
     const dir = await scratch.dir();
     await writeTree(dir, {
