@@ -1,10 +1,11 @@
 // `npm run bench -- scale`: issue #12's table. For both tree shapes (bench/lib/trees.mjs) at 1k, 10k
 // and 50k resources: the floor (a node process parsing the same files with js-yaml 4 `loadAll`),
 // `wsync validate` and a no-op `wsync plan` against the emulator, each a whole process: wall time
-// (median of 3, the three interleaved so that noise falls on all alike), peak RSS (max of 3) and
+// (median of 7 by default, interleaved so that noise falls on all alike), peak RSS (max of them) and
 // the ratio to the floor measured in the same run. Targets apply at 10k. The CPU time ratios
 // (user + system of the measured process) say the same with less noise on a shared machine.
-// WSYNC_BENCH_SIZES=1000,10000 picks sizes; WSYNC_BENCH_SHAPES=example picks shapes.
+// WSYNC_BENCH_SIZES=1000,10000 picks sizes; WSYNC_BENCH_SHAPES=example picks shapes;
+// WSYNC_BENCH_RUNS=3 runs each fewer times (the median of 3 moved by 30 % between two runs on 2 shared cores).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,7 +14,7 @@ import { request } from 'undici';
 import { median, runNode, runWsync } from './lib/measure.mjs';
 import { SHAPES, writeTree } from './lib/trees.mjs';
 
-const RUNS = 3;
+const RUNS = Number(process.env.WSYNC_BENCH_RUNS ?? 7);
 const TOKEN = 'bench-admin-token';
 const SIZES = (process.env.WSYNC_BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
 const SHAPES_RUN = (process.env.WSYNC_BENCH_SHAPES ?? SHAPES.join(',')).split(',');
