@@ -26,16 +26,20 @@ function wsyncContainer(): Container {
 }
 
 /** The container's memory limit and the heap the example gives node through NODE_OPTIONS, in MiB. */
-function podMemory(): { limitMiB: number; heapMiB: number } {
+/** The container's memory limit, and the node flags its NODE_OPTIONS gives (the heap among them). */
+function podMemory(): { limitMiB: number; nodeFlags: string[] } {
   const container = wsyncContainer();
   const limit = /^(\d+)Mi$/.exec(container.resources?.limits?.memory ?? '');
-  const heap = /--max-old-space-size=(\d+)/.exec(container.env?.find((e) => e.name === 'NODE_OPTIONS')?.value ?? '');
-  if (!limit || !heap) throw new Error('the wsync container sets no memory limit or no --max-old-space-size');
-  return { limitMiB: Number(limit[1]), heapMiB: Number(heap[1]) };
+  const nodeFlags = (container.env?.find((e) => e.name === 'NODE_OPTIONS')?.value ?? '').split(/\s+/).filter((flag) => flag !== '');
+  if (!limit || !nodeFlags.some((flag) => /^--max-old-space-size=\d+$/.test(flag))) {
+    throw new Error('the wsync container sets no memory limit or no --max-old-space-size');
+  }
+  return { limitMiB: Number(limit[1]), nodeFlags };
 }
 
 const POD = podMemory();
-const HEAP = [`--max-old-space-size=${POD.heapMiB}`];
+/** Node as the pod runs it: its heap and young generation (NODE_OPTIONS). */
+const HEAP = POD.nodeFlags;
 /** Preloaded into a process: writes its peak RSS in bytes (and CPU time) to WSYNC_BENCH_RSS_FILE at exit. */
 const REPORT_RSS = ['--import', pathToFileURL(join(ROOT, 'bench', 'lib', 'report-rss.mjs')).href];
 const scratch = useScratch('wsync-limits-');
