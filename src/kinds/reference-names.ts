@@ -51,5 +51,19 @@ export function referenceNames(reference: Reference, spec: JsonObject): Referenc
   return typeof value === 'string' ? [new NameAt(value, field)] : [];
 }
 
+/**
+ * Does `test` hold for every name a reference holds in `spec`? Reads them where referenceNames
+ * finds them, making no paths: the check of a name that resolves needs none.
+ */
+export function everyReferenceName(reference: Reference, spec: JsonObject, test: (name: string) => boolean): boolean {
+  const value = getAt(spec, segmentsOf(reference.field));
+  if (reference.keyed) return !isJsonObject(value) || Object.keys(value).every((name) => test(name));
+  if (reference.many && Array.isArray(value)) {
+    for (const item of value) if (typeof item === 'string' && !test(item)) return false;
+    return true;
+  }
+  return typeof value !== 'string' || test(value);
+}
+
 /** A built-in value rather than a name (matched without regard to letter case: `kinds/common.ts`). */
 export { isBuiltinName } from './common.js';

@@ -6,7 +6,7 @@
 import type { KindName, SourceLocation } from '../core/types.js';
 import { KINDS } from '../kinds/index.js';
 import type { FileResult } from './process-file.js';
-import { CHECKED_SPEC, REFERENCE_TARGETS, referencesResolve } from './references/references.js';
+import { CHECKED_SPEC, keysOf, REFERENCE_TARGETS, referencesResolve } from './references/references.js';
 
 const NO_LOCATIONS: Record<string, SourceLocation> = Object.freeze({});
 const NO_POINTERS = Object.freeze([]) as unknown as string[];
@@ -50,10 +50,4 @@ export class CheckOnlyRead {
       resource.annotations = NO_ANNOTATIONS;
     }
   }
-}
-
-function keysOf(byKind: Map<KindName, Set<string>>, kind: KindName): Set<string> {
-  let keys = byKind.get(kind);
-  if (keys === undefined) byKind.set(kind, (keys = new Set()));
-  return keys;
 }

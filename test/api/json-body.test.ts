@@ -50,6 +50,17 @@ const jsonText = fc
   });
 const cuts = fc.array(fc.nat(), { maxLength: 12 });
 
+/** Each text of `texts`, read in chunks cut at random places, reads as JSON.parse reads it whole. */
+async function readsAsWhole(texts: fc.Arbitrary<string>, numRuns: number): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(texts, cuts, async (text, at) => {
+      const bytes = Buffer.from(text);
+      expect(streamedReading(await readJsonBody(chunked(bytes, at)))).toEqual(wholeReading(bytes));
+    }),
+    { numRuns },
+  );
+}
+
 describe('readJsonBody', () => {
   it('reads what JSON.parse reads of the whole text, however the bytes arrive', async () => {
     await fc.assert(
@@ -62,13 +73,7 @@ describe('readJsonBody', () => {
   });
 
   it('reads arrays with whitespace anywhere and a byte order mark as the whole text reads', async () => {
-    await fc.assert(
-      fc.asyncProperty(jsonText, cuts, async (text, at) => {
-        const bytes = Buffer.from(text);
-        expect(streamedReading(await readJsonBody(chunked(bytes, at)))).toEqual(wholeReading(bytes));
-      }),
-      { numRuns: 400 },
-    );
+    await readsAsWhole(jsonText, 400);
   });
 
   it('refuses exactly what JSON.parse refuses, arrays broken anywhere included', async () => {
@@ -77,13 +82,7 @@ describe('readJsonBody', () => {
       const i = at % (text.length + 1);
       return `${text.slice(0, i)}${insert}${text.slice(i)}`;
     });
-    await fc.assert(
-      fc.asyncProperty(broken, cuts, async (text, at) => {
-        const bytes = Buffer.from(text);
-        expect(streamedReading(await readJsonBody(chunked(bytes, at)))).toEqual(wholeReading(bytes));
-      }),
-      { numRuns: 1000 },
-    );
+    await readsAsWhole(broken, 1000);
   });
 
   it('reads lists of objects as the whole text reads, `},{` inside strings and nested lists of objects included', async () => {
@@ -100,13 +99,7 @@ describe('readJsonBody', () => {
       const i = at % (text.length + 1);
       return broken ? `${text.slice(0, i)}${insert}${text.slice(i)}` : text;
     });
-    await fc.assert(
-      fc.asyncProperty(list, cuts, async (text, at) => {
-        const bytes = Buffer.from(text);
-        expect(streamedReading(await readJsonBody(chunked(bytes, at)))).toEqual(wholeReading(bytes));
-      }),
-      { numRuns: 1000 },
-    );
+    await readsAsWhole(list, 1000);
   });
 
   it.each(['[]', '[ ]', '[1,]', '[,1]', '[1,,2]', '[1}', '{"a":1]', '[1]]', '[1] x', '[1', '["a\\"]', '["a\\\\"]', '[[1],[2,[3]]]', '  [\n1 ,\t2\r\n] \n'])(

@@ -1,10 +1,8 @@
 import type { DesiredResource, Diagnostic, JsonObject, KindName } from '../../core/types.js';
-import { getAt } from '../../core/json-paths.js';
-import { isJsonObject } from '../../core/json.js';
 import type { Reference } from '../../kinds/types.js';
 import { referencedId } from '../../kinds/common.js';
 import { KIND_NAMES, KINDS } from '../../kinds/index.js';
-import { isBuiltinName, referenceNames } from '../../kinds/reference-names.js';
+import { everyReferenceName, isBuiltinName, referenceNames } from '../../kinds/reference-names.js';
 import { toPointer } from '../../core/json-paths.js';
 import { dottedPath } from '../parse/document.js';
 import { didYouMean } from '../../core/suggest.js';
@@ -27,10 +25,7 @@ export function checkReferences(
   const declared = new Map<KindName, Set<string>>();
   const declare = (r: { kind: KindName; key: string }): void => {
     // A tree's many monitors are named by nothing: no set of their keys.
-    if (!REFERENCE_TARGETS.has(r.kind)) return;
-    let keys = declared.get(r.kind);
-    if (!keys) declared.set(r.kind, (keys = new Set()));
-    keys.add(r.key);
+    if (REFERENCE_TARGETS.has(r.kind)) keysOf(declared, r.kind).add(r.key);
   };
   for (const r of resources) declare(r);
   for (const r of alsoDeclared) declare(r);
@@ -71,6 +66,13 @@ export function checkReferences(
 }
 
 const NONE: ReadonlySet<string> = new Set();
+
+/** The set of keys of `kind` in `byKind`, made on first use. */
+export function keysOf(byKind: Map<KindName, Set<string>>, kind: KindName): Set<string> {
+  let keys = byKind.get(kind);
+  if (keys === undefined) byKind.set(kind, (keys = new Set()));
+  return keys;
+}
 const NO_SPEC: JsonObject = Object.freeze({});
 
 /** The spec of a resource whose names were all found to resolve already, kept no longer (check-only.ts): nothing to check. */
@@ -90,21 +92,7 @@ function resolves(ref: Reference, name: string, targets: ReadonlySet<string>): b
   return isBuiltinName(ref, name) || (ref.byId === true && referencedId(name) !== undefined) || targets.has(KINDS[ref.target].keyOf(name, NO_SPEC));
 }
 
-const fieldPaths = new WeakMap<Reference, string[]>();
-
-/** Does every name `ref` holds in `spec` resolve? Reads them where referenceNames finds them, making no paths. */
+/** Does every name `ref` holds in `spec` resolve among `targets`? */
 function allResolve(ref: Reference, spec: JsonObject, targets: ReadonlySet<string>): boolean {
-  let field = fieldPaths.get(ref);
-  if (field === undefined) fieldPaths.set(ref, (field = ref.field.split('.')));
-  const value = getAt(spec, field);
-  if (ref.keyed) {
-    if (!isJsonObject(value)) return true;
-    for (const name of Object.keys(value)) if (!resolves(ref, name, targets)) return false;
-    return true;
-  }
-  if (ref.many && Array.isArray(value)) {
-    for (const item of value) if (typeof item === 'string' && !resolves(ref, item, targets)) return false;
-    return true;
-  }
-  return typeof value !== 'string' || resolves(ref, value, targets);
+  return everyReferenceName(ref, spec, (name) => resolves(ref, name, targets));
 }
