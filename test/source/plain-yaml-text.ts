@@ -5,19 +5,19 @@
 // that both the scan's yes and its no are exercised.
 import fc from 'fast-check';
 
-const KEYS = ['kind', 'name', 'spec', 'aplQuery', 'threshold', 'notifiers', 'wsync/prune', 'x.y', 'a-b', '_k', 'k1', 'true', 'on', '"quoted key"', "'single'", '"*"', '""'];
+const KEYS = ['kind', 'name', 'spec', 'aplQuery', 'threshold', 'notifiers', 'wsync/prune', 'x.y', 'a-b', '_k', 'k1', 'true', 'True', 'FALSE', 'on', '"quoted key"', "'single'", '"*"', '""'];
 /** Keys the scan leaves to the guard (a null key, a merge key, ...), now and then. */
 const ODD_KEYS = ['Null', '"null"', '<<', '"<<"', '1', '.inf'];
 const PLAIN = [
   'wsync/v1', 'Monitor', 'Threshold', 'Errors of service 42', '0', '25', '-1', '1.5', '0x1F', 'true', 'False', 'yes', 'null', '~',
   'oncall-0', 'a#b', "it's", '${env:SECRET}', '5xx answers of ${var:team}', '64Mi', '--prune', '../../kubernetes', '2026-11-28T10:00:00Z',
-  '1e3', 'x != y', 'a | b', 'a, b', 'a:b', '-x', 'a [b] {c}',
+  '1e3', 'x != y', 'a | b', 'a, b', 'a:b', '-x', 'a [b] {c}', '-0', '0o17', '+12', '.5', '1.', 'TRUE', 'NULL', 'é', 'a  b  ',
 ];
 /** Values the scan leaves to the guard or that neither path takes (a quoted text over two lines), now and then. */
 const ODD = ['.inf', '-.Inf', '.nan', '1e400', '12345678901234567890', 'a: b', '@at', '&a x', '*a', '!t x', '[.inf]', '[a,]', '{a: 1}', '"a\n  b"', '"a\nb"'];
 const DOUBLE = [
   '"[\'ds-0\'] | where status >= 500 | summarize count() by bin_auto(_time)"', '"[\'payments\'] | where status != \'declined\'"',
-  '"say \\"hi\\""', '"a\\tb"', '""', '"# not a comment"', '"*"', '"<<"', '"null"', '"back\\\\"',
+  '"say \\"hi\\""', '"a\\tb"', '""', '"# not a comment"', '"*"', '"<<"', '"null"', '"back\\\\"', '"\\u00e9"', '"\\x41"', '"\\/"',
 ];
 const SINGLE = ["'it''s'", "''", "'a: b'", "'['", "'#'"];
 const FLOW = ['[]', '[oncall-0]', '[a, b]', '[ada@example.com, "x y", \'z\']', '[1, 2.5, true, null, ~]', '[a,b ]', '{}', '{ }'];

@@ -28,16 +28,16 @@ export const PLAIN_SCALARS = [
 ];
 
 /** Strings inside single quotes (as written, `''` is one quote). */
-const SINGLE = ['', 'plain', "it''s", '  spaced  ', 'yes', '123', '${env:SECRET}', '#', 'a: b', '\\n'];
+export const SINGLE = ['', 'plain', "it''s", '  spaced  ', 'yes', '123', '${env:SECRET}', '#', 'a: b', '\\n'];
 /** Strings inside double quotes, escapes as written. */
-const DOUBLE = [
+export const DOUBLE = [
   '', 'plain', 'a\\tb', '\\x41\\u00e9\\U0001F600', '\\N\\_\\L\\P', '\\0', '\\/', '\\ ', 'back\\\\slash',
   '\\e\\a\\b\\v\\f\\r', 'line1\\nline2', '${env:SECRET}', 'yes', '123', '\\q', '\\x4', 'tab\there', "'",
 ];
 const BLOCK_HEADERS = ['|', '|-', '|+', '>', '>-', '>+', '|2', '>1-', '|-2'];
 const BLOCK_LINES = ['text', 'more text', '  more indented', '', 'trailing  ', '# not a comment', 'a: b', '- x', '${env:SECRET}'];
 /** Keys: plain, quoted, and some that resolve to other types; few, so duplicates happen. */
-const KEYS = ['a', 'b', 'name', 'spec', '1', '01', 'true', 'yes', '"q"', "'a'", '"a"', 'a b', '-k', 'k-', 'x.y', 'a/b', 'c~d', '__proto__'];
+export const KEYS = ['a', 'b', 'name', 'spec', '1', '01', 'true', 'yes', '"q"', "'a'", '"a"', 'a b', '-k', 'k-', 'x.y', 'a/b', 'c~d', '__proto__'];
 const ANCHORS = ['a', 'b', 'c', 'd', 'e'];
 
 const anchor = fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...ANCHORS) });

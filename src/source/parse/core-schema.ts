@@ -70,4 +70,6 @@ const floatType = new jsYaml.Type('tag:yaml.org,2002:float', {
  * Strings, sequences and mappings plus the core scalars. No merge type: a `<<` key arrives as a
  * plain key and the fast path merges it itself, with the same rules as the `yaml` path.
  */
-export const CORE_SCHEMA_12 = jsYaml.FAILSAFE_SCHEMA.extend({ implicit: [nullType, boolType, intType, floatType] });
+export const CORE_IMPLICIT_TYPES: readonly jsYaml.Type[] = [nullType, boolType, intType, floatType];
+
+export const CORE_SCHEMA_12 = jsYaml.FAILSAFE_SCHEMA.extend({ implicit: [...CORE_IMPLICIT_TYPES] });

@@ -4,6 +4,7 @@ import type { JsonObject, JsonValue, SourceLocation } from '../../core/types.js'
 import { CORE_SCHEMA_12 } from './core-schema.js';
 import { declinedText, Guard, GuardStop } from './fast-guard.js';
 import { simpleDocumentStarts, type DocumentStart } from './simple-yaml.js';
+import { readSimpleValues } from './simple-values.js';
 import { hasOwn, MERGE_KEY } from './field-path.js';
 import { declaresWsyncApiVersion, interpolateDocument } from '../interpolate/interpolate-document.js';
 import type { SecretSources } from '../interpolate/interpolate.js';
@@ -229,6 +230,8 @@ function loadAll(text: string, listener: (event: 'open' | 'close', state: unknow
 function parse(text: string, budget: number): Parsed | { declined: string } {
   const starts = simpleDocumentStarts(text, { nodes: budget, depth: MAX_DEPTH - 1 });
   if (starts !== undefined) {
+    const values = readSimpleValues(text, starts);
+    if (values !== undefined) return { raws: values, input: text, starts };
     const taker = inputTaker();
     const raws = loadAll(text, taker.listener);
     return Array.isArray(raws) ? { raws, input: taker.input, starts } : raws;

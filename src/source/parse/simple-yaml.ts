@@ -57,7 +57,9 @@ const FINITE = String.raw`(?![-+]?(?:\.(?:inf|Inf|INF|nan|NaN|NAN)|[0-9.]+[eE]|[
 /** A plain scalar on one line: no indicator first, no `: ` (it would be a key), ` #` starts a comment. */
 const PLAIN = String.raw`${FINITE}(?:[^\s#&*!%@\`,\]}?:\[{"'|>-]|-(?=\S))[^:#\n]*(?:(?::(?=[^ \n])|(?<! )#)[^:#\n]*)*`;
 const FLOW_PLAIN = String.raw`${FINITE}[^\s,\[\]{}#:&*!|>%@\`?'"-][^,\[\]{}#:\n]*`;
-const FLOW_ITEM = String.raw`(?:${DQ}|${SQ}|${FLOW_PLAIN}) *`;
+/** A scalar in a flow sequence: quoted, or plain with its trailing spaces. */
+export const FLOW_SCALAR = String.raw`(?:${DQ}|${SQ}|${FLOW_PLAIN})`;
+const FLOW_ITEM = String.raw`${FLOW_SCALAR} *`;
 const FLOW = String.raw`\[ *(?:${FLOW_ITEM}(?:, *${FLOW_ITEM})*)?\]`;
 /** Keys: plain (letters, digits, `_./-`), or quoted without escapes; not null, not a quoted `<<`, not over 1000 characters. */
 const KEY = String.raw`(?!(?:null|Null|NULL):)[A-Za-z_][\w./-]{0,999}|"(?!(?:null|<<)")[^"\\\n]{0,998}"|'(?!(?:null|<<)')(?:[^'\n]|''){0,998}'`;
@@ -66,7 +68,7 @@ const NOT_NULL = String.raw`(?!(?:~|[Nn]ull|NULL)(?: +#.*| *)$)`;
 const VALUE = String.raw`${DQ}|${SQ}|${FLOW}|\{ *\}|${PLAIN}`;
 // (`- {}`: the guard takes the entry for a key of the mapping it opens.)
 const ENTRY = String.raw`${DQ}|${SQ}|${FLOW}|${NOT_NULL}${PLAIN}`;
-const CONTENT_LINE = new RegExp(String.raw`(- +(?!- ))?(?:(${KEY}):(?: +(?:([|>])[-+]?|(${VALUE})))?|(${ENTRY}))(?: +#.*| *)$`, 'my');
+export const CONTENT_LINE = new RegExp(String.raw`(- +(?!- ))?(?:(${KEY}):(?: +(?:([|>])[-+]?|(${VALUE})))?|(${ENTRY}))(?: +#.*| *)$`, 'my');
 
 // The same grammar over the whole text, for a file without block scalars or `-` followed by more
 // than one space (most files): one match from its start, a line at a time, where a value's line

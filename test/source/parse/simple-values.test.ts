@@ -1,0 +1,193 @@
+// The reader of vouched files must give js-yaml's values (with CORE_SCHEMA_12) for every text the
+// scan vouches for, or decline it; and decline whatever js-yaml refuses. Numbers compare with
+// Object.is (-0 is not 0), objects by their own keys in order.
+import fc from 'fast-check';
+import jsYaml from 'js-yaml';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CORE_SCHEMA_12 } from '../../../src/source/parse/core-schema.js';
+import { declinedText } from '../../../src/source/parse/fast-guard.js';
+import { simpleDocumentStarts, type GuardLimits } from '../../../src/source/parse/simple-yaml.js';
+import { readSimpleValues } from '../../../src/source/parse/simple-values.js';
+import { MAX_DEPTH } from '../../../src/source/limits.js';
+import { damage, DOUBLE, KEYS, PLAIN_SCALARS, SINGLE, yamlFile } from '../yaml-text.js';
+import { editedPlainYamlFile, plainYamlFile } from '../plain-yaml-text.js';
+
+const RUNS = Number(process.env.FAST_PATH_RUNS ?? 400);
+const LIMITS: GuardLimits = { nodes: 100_000, depth: MAX_DEPTH - 1 };
+const LOAD = { schema: CORE_SCHEMA_12, maxDepth: MAX_DEPTH + 8 };
+
+/** Key order and Object.is on every leaf: toStrictEqual says nothing of either. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => sameValue(item, b[i]));
+  if (a !== null && typeof a === 'object') {
+    if (b === null || typeof b !== 'object' || Array.isArray(b)) return false;
+    const keys = Object.keys(a);
+    const other = Object.keys(b);
+    return keys.length === other.length && keys.every((key, i) => key === other[i] && sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+  }
+  return Object.is(a, b);
+}
+
+type Outcome = 'read' | 'declined' | 'not vouched' | 'refused by js-yaml';
+
+/** Checks the reader against js-yaml on `text`; says whether it read the text itself. */
+function checkReader(text: string): boolean {
+  return outcome(text) === 'read';
+}
+
+function outcome(text: string): Outcome {
+  if (declinedText(text) !== undefined) return 'not vouched';
+  const starts = simpleDocumentStarts(text, LIMITS);
+  if (starts === undefined) return 'not vouched';
+  const values = readSimpleValues(text, starts);
+  let raws: unknown[];
+  try {
+    raws = jsYaml.loadAll(text, null, LOAD);
+  } catch {
+    expect(values, `js-yaml refuses, the reader must decline:\n${text}`).toBeUndefined();
+    return 'refused by js-yaml';
+  }
+  if (values === undefined) return 'declined';
+  for (let i = 0; i < Math.max(values.length, raws.length); i++) {
+    const raw = raws[i] ?? null;
+    const value = starts[i] === undefined ? null : values[i];
+    expect(sameValue(value, raw), `document ${i}: ${JSON.stringify(value)} vs js-yaml ${JSON.stringify(raw)}\n${text}`).toBe(true);
+  }
+  return 'read';
+}
+
+function* yamlFiles(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* yamlFiles(path);
+    else if (/\.ya?ml$/.test(entry.name)) yield path;
+  }
+}
+
+const BLOCK_SCALAR = /: +[|>]/;
+
+/** Every scalar notation of yaml-text.ts, written on one line: plain, quoted, in flow sequences. */
+const oneLineScalar = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...PLAIN_SCALARS.filter((v) => !v.includes('\t'))) },
+  { weight: 2, arbitrary: fc.constantFrom(...SINGLE).map((v) => `'${v}'`) },
+  { weight: 2, arbitrary: fc.constantFrom(...DOUBLE.filter((v) => !v.includes('\t'))).map((v) => `"${v}"`) },
+  { weight: 1, arbitrary: fc.array(fc.constantFrom(...PLAIN_SCALARS.slice(0, 40), "'q'", '"d"'), { maxLength: 3 }).map((items) => `[${items.join(', ')}]`) },
+  { weight: 1, arbitrary: fc.constantFrom('{}', '{ }', '[ ]', '', '   # c') },
+);
+
+/** Block mappings and sequences of those scalars, as the scan's grammar allows (a `-` with one to three spaces). */
+const { block: blockLines } = fc.letrec<{ block: string[] }>((tie) => ({
+  block: fc.oneof(
+    { depthSize: 'small' },
+    fc.uniqueArray(fc.tuple(fc.constantFrom(...KEYS), fc.oneof(oneLineScalar.map((v) => [v]), tie('block'))), { minLength: 1, maxLength: 4, selector: ([key]) => key }).map((entries) =>
+      entries.flatMap(([key, value]) => (value.length === 1 && !value[0]!.startsWith(' ') ? [`${key}: ${value[0]}`] : [`${key}:`, ...value.map((line) => `  ${line}`)])),
+    ),
+    fc.array(fc.tuple(fc.constantFrom('- ', '- ', '-   '), fc.oneof(oneLineScalar.map((v) => [v]), tie('block'))), { minLength: 1, maxLength: 3 }).map((items) =>
+      items.flatMap(([dash, value]) => [`${dash}${value[0]}`, ...value.slice(1).map((line) => `${' '.repeat(dash.length)}${line}`)]),
+    ),
+  ),
+}));
+const cornerFile = fc.array(blockLines, { minLength: 1, maxLength: 3 }).map((docs) => docs.map((lines) => `${lines.join('\n')}\n`).join('---\n'));
+
+describe('the reader of files the scan vouched for', () => {
+  it('reads what js-yaml reads, on resource-like files and edits of them', () => {
+    let read = 0;
+    fc.assert(
+      fc.property(editedPlainYamlFile, (text) => {
+        if (checkReader(text)) read++;
+      }),
+      { numRuns: RUNS * 2 },
+    );
+    expect(read).toBeGreaterThan(RUNS / 10);
+  });
+
+  it('reads what js-yaml reads, on YAML with its corners', () => {
+    fc.assert(
+      fc.property(yamlFile({ mergeKeys: true }), damage, (text, damageWith) => {
+        checkReader(damageWith(text));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('reads what js-yaml reads, on every scalar notation in the shapes the scan vouches for', () => {
+    let read = 0;
+    fc.assert(
+      fc.property(cornerFile, (text) => {
+        if (checkReader(text)) read++;
+      }),
+      { numRuns: RUNS * 2 },
+    );
+    expect(read).toBeGreaterThan(RUNS / 10);
+  });
+
+  it('reads every vouched file without a block scalar or an escape outside JSON', () => {
+    let read = 0;
+    fc.assert(
+      fc.property(plainYamlFile, (text) => {
+        const result = outcome(text);
+        if (result === 'read') read++;
+        else if (result === 'declined' && !BLOCK_SCALAR.test(text) && !/\\[^"\\/bfnrt]/.test(text)) expect.fail(`declined:\n${text}`);
+      }),
+      { numRuns: RUNS },
+    );
+    expect(read).toBeGreaterThan(RUNS / 8);
+  });
+
+  it('reads every example in config-examples as js-yaml does', () => {
+    let read = 0;
+    for (const file of yamlFiles('config-examples')) if (checkReader(readFileSync(file, 'utf8'))) read++;
+    expect(read).toBeGreaterThan(10);
+  });
+
+  it('declines what js-yaml reads otherwise or refuses', () => {
+    const cases = [
+      'a: 1\na: 2\n', // a repeated key: js-yaml refuses it
+      'a: 1\ntrue: 2\nTrue: 3\n', // two keys that both read "true"
+      'a: |\n  text\n', // a block scalar
+      'a: "\\x41"\n', // an escape JSON does not have
+      'a: "\\u00e9"\n', // \u: surrogates are js-yaml's to read
+    ];
+    for (const text of cases) {
+      const starts = simpleDocumentStarts(text, LIMITS);
+      expect(starts, text).toBeDefined();
+      expect(readSimpleValues(text, starts!), text).toBeUndefined();
+    }
+  });
+
+  it('reads the shapes resource files are written in', () => {
+    const text = [
+      '# a comment',
+      'apiVersion: wsync/v1',
+      'metadata:',
+      '  name: "m-1"   # the key',
+      'spec:',
+      '  threshold: -0',
+      '  notifiers: [a, "b c", \'d\'\'s\' , 7]',
+      '  empty: {}',
+      '  nothing:',
+      '  list:',
+      '  - x: 1',
+      '    y:',
+      '  -   z: [ ]',
+      '  - plain value # comment',
+      '---',
+      '---  # empty',
+      '- 1',
+      '- true',
+      '',
+    ].join('\n');
+    const starts = simpleDocumentStarts(text, LIMITS)!;
+    expect(checkReader(text)).toBe(true);
+    const values = readSimpleValues(text, starts)!;
+    expect(values[0]).toEqual({
+      apiVersion: 'wsync/v1',
+      metadata: { name: 'm-1' },
+      spec: { threshold: -0, notifiers: ['a', 'b c', "d's", 7], empty: {}, nothing: null, list: [{ x: 1, y: null }, { z: [] }, 'plain value'] },
+    });
+    expect(Object.is((values[0] as { spec: { threshold: number } }).spec.threshold, -0)).toBe(true);
+    expect(values[2]).toEqual([1, true]);
+  });
+});
