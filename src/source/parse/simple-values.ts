@@ -24,6 +24,13 @@ const OPEN_BRACE = 123;
 /** One item of a flow sequence and what follows it: `, ` or the closing `]`. */
 const FLOW_ITEM = new RegExp(String.raw`(${FLOW_SCALAR}) *(,|\]) *`, 'y');
 
+/**
+ * Characters js-yaml refuses in a scalar (its non-printable ones; below a space in a quoted one) or
+ * takes as a line break: a file holding any is left to js-yaml, which says where.
+ */
+// eslint-disable-next-line no-control-regex
+const UNUSUAL_CHARACTER = /[\x00-\x08\x0B-\x1F\x7F-\x9F\u2028\u2029\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 class Decline extends Error {}
 
 /** A plain scalar's value, resolved as js-yaml resolves it with CORE_SCHEMA_12 (a string if no type takes it). */
@@ -218,6 +225,7 @@ class DocumentReader {
  * (null where a document holds nothing), or undefined where js-yaml must read the text.
  */
 export function readSimpleValues(text: string, starts: readonly (DocumentStart | undefined)[]): JsonValue[] | undefined {
+  if (UNUSUAL_CHARACTER.test(text)) return undefined;
   const values: JsonValue[] = [];
   try {
     for (const start of starts) {

@@ -136,6 +136,19 @@ describe('the reader of files the scan vouched for', () => {
     expect(read).toBeGreaterThan(RUNS / 8);
   });
 
+  it('leaves to js-yaml a file with a character it refuses or reads as a line break', () => {
+    const unusual = ['\x00', '\x01', '\x0b', '\x0c', '\x1f', '\x7f', '\x85', '\x9f', '\u2028', '\ud800', '\udc00', '\ufffe', '\uffff', '\ud83d\ude00', 'é'];
+    fc.assert(
+      fc.property(plainYamlFile, fc.nat(), fc.constantFrom(...unusual), (text, at, char) => {
+        const i = at % text.length;
+        const edited = text.slice(0, i) + char + text.slice(i);
+        const result = outcome(edited);
+        if (char !== 'é' && char !== '\ud83d\ude00') expect(result, edited).not.toBe('read');
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   it('reads every example in config-examples as js-yaml does', () => {
     let read = 0;
     for (const file of yamlFiles('config-examples')) if (checkReader(readFileSync(file, 'utf8'))) read++;
