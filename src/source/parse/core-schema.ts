@@ -70,6 +70,14 @@ const floatType = new jsYaml.Type('tag:yaml.org,2002:float', {
  * Strings, sequences and mappings plus the core scalars. No merge type: a `<<` key arrives as a
  * plain key and the fast path merges it itself, with the same rules as the `yaml` path.
  */
+/**
+ * Can a plain scalar starting with this character be anything but a string? The first-character
+ * gates of the four types above, together: a reader may skip them all for any other.
+ */
+export function mayNotBeText(c: number): boolean {
+  return numberStart(c) || c === 126 /* ~ */ || c === 110 /* n */ || c === 78 /* N */ || c === 116 /* t */ || c === 84 /* T */ || c === 102 /* f */ || c === 70 /* F */;
+}
+
 export const CORE_IMPLICIT_TYPES: readonly jsYaml.Type[] = [nullType, boolType, intType, floatType];
 
 export const CORE_SCHEMA_12 = jsYaml.FAILSAFE_SCHEMA.extend({ implicit: [...CORE_IMPLICIT_TYPES] });

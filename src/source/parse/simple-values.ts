@@ -8,8 +8,8 @@
 // test/source/parse/simple-values.test.ts holds it to js-yaml's values on generated files.
 import { setOwn } from '../../core/json.js';
 import type { JsonObject, JsonValue } from '../../core/types.js';
-import { CORE_IMPLICIT_TYPES } from './core-schema.js';
-import { CONTENT_LINE, FLOW_SCALAR, type DocumentStart } from './simple-yaml.js';
+import { CORE_IMPLICIT_TYPES, mayNotBeText } from './core-schema.js';
+import { DQ, FLOW, FLOW_SCALAR, KEY, PLAIN, SQ, type DocumentStart } from './simple-yaml.js';
 import { hasOwn } from './field-path.js';
 
 const SPACE = 32;
@@ -21,6 +21,14 @@ const SINGLE_QUOTE = 39;
 const OPEN_BRACKET = 91;
 const OPEN_BRACE = 123;
 
+// Sticky expressions of the scan's grammar, asked with `test` (no match array per line): where a
+// key, a quoted scalar or a flow sequence that starts at `lastIndex` ends.
+const KEY_AT = new RegExp(String.raw`(?:${KEY}):(?= |$)`, 'my');
+const DOUBLE_QUOTED_AT = new RegExp(DQ, 'y');
+const SINGLE_QUOTED_AT = new RegExp(SQ, 'y');
+const FLOW_AT = new RegExp(FLOW, 'y');
+const PLAIN_AT = new RegExp(PLAIN, 'y');
+
 /** One item of a flow sequence and what follows it: `, ` or the closing `]`. */
 const FLOW_ITEM = new RegExp(String.raw`(${FLOW_SCALAR}) *(,|\]) *`, 'y');
 
@@ -31,10 +39,11 @@ const FLOW_ITEM = new RegExp(String.raw`(${FLOW_SCALAR}) *(,|\]) *`, 'y');
 // eslint-disable-next-line no-control-regex
 const UNUSUAL_CHARACTER = /[\x00-\x08\x0B-\x1F\x7F-\x9F\u2028\u2029\uD800-\uDFFF\uFFFE\uFFFF]/;
 
-class Decline extends Error {}
+export class Decline extends Error {}
 
 /** A plain scalar's value, resolved as js-yaml resolves it with CORE_SCHEMA_12 (a string if no type takes it). */
 function plainScalar(text: string): JsonValue {
+  if (text.length > 0 && !mayNotBeText(text.charCodeAt(0))) return text;
   for (const type of CORE_IMPLICIT_TYPES) {
     if (type.resolve(text)) {
       const value = type.construct(text) as JsonValue;
@@ -107,8 +116,72 @@ function keyText(text: string): string {
   return String(plainScalar(text));
 }
 
+/** A content line cut up: its `- `, its key as written, its value as written (undefined after `key:`). */
+export interface LineToken {
+  dash: boolean;
+  /** Where the key or entry starts, from the line's first character. */
+  contentOffset: number;
+  key: string | undefined;
+  value: string | undefined;
+}
+
+function endOf(pattern: RegExp, text: string, at: number): number {
+  pattern.lastIndex = at;
+  if (!pattern.test(text)) throw new Decline();
+  return pattern.lastIndex;
+}
+
+/** The value at `at`, as written: the comment after it and trailing spaces left out. */
+function valueText(text: string, at: number): string {
+  const c = text.charCodeAt(at);
+  if (c === DOUBLE_QUOTE) return text.slice(at, endOf(DOUBLE_QUOTED_AT, text, at));
+  if (c === SINGLE_QUOTE) return text.slice(at, endOf(SINGLE_QUOTED_AT, text, at));
+  if (c === OPEN_BRACKET) return text.slice(at, endOf(FLOW_AT, text, at));
+  if (c === OPEN_BRACE) return '{}';
+  // (Its trailing spaces are matched too: js-yaml leaves them out.)
+  let stop = endOf(PLAIN_AT, text, at);
+  while (stop > at && text.charCodeAt(stop - 1) === SPACE) stop--;
+  return text.slice(at, stop);
+}
+
+/**
+ * Cuts up the content line starting at `first` (its first character that is not a space) of a
+ * text the scan vouched for, as the scan's line expression (CONTENT_LINE) reads it; throws
+ * Decline at a block scalar. The grammar holds, so a few sticky tests say where each part ends.
+ * Written into `token` (the reader itself): no object per line.
+ */
+export function tokenizeLine(text: string, first: number, token: LineToken): void {
+  let at = first;
+  const dash = text.charCodeAt(at) === DASH;
+  if (dash) {
+    at++;
+    while (text.charCodeAt(at) === SPACE) at++;
+  }
+  let end = text.indexOf('\n', at);
+  if (end === -1) end = text.length;
+  token.dash = dash;
+  token.contentOffset = at - first;
+  token.key = undefined;
+  token.value = undefined;
+  KEY_AT.lastIndex = at;
+  if (KEY_AT.test(text)) {
+    const colon = KEY_AT.lastIndex - 1;
+    token.key = text.slice(at, colon);
+    let v = colon + 1;
+    while (text.charCodeAt(v) === SPACE) v++;
+    if (v >= end || text.charCodeAt(v) === HASH) return;
+    const c = text.charCodeAt(v);
+    // A block scalar's lines are not one line each: js-yaml reads them.
+    if (c === 124 /* | */ || c === 62 /* > */) throw new Decline();
+    token.value = valueText(text, v);
+    return;
+  }
+  if (!dash) throw new Decline();
+  token.value = valueText(text, at);
+}
+
 /** Reads one document's lines, a content line at a time, by indentation. */
-class DocumentReader {
+class DocumentReader implements LineToken {
   /** The current line: at its end of document when `done`. */
   private done = false;
   private next = 0;
@@ -116,6 +189,7 @@ class DocumentReader {
   dash = false;
   /** The column of the line's key or entry: past `- ` when it has one. */
   column = 0;
+  contentOffset = 0;
   key: string | undefined;
   value: string | undefined;
 
@@ -157,22 +231,9 @@ class DocumentReader {
   }
 
   private tokenize(first: number, indent: number): void {
-    CONTENT_LINE.lastIndex = first;
-    const m = CONTENT_LINE.exec(this.text);
-    if (m === null) throw new Decline();
-    // (Indexes, not destructuring: this runs once per line, mostly before the optimizing compiler has.)
-    const dash = m[1];
-    const key = m[2];
-    const value = m[4];
-    const entry = m[5];
-    // A block scalar's lines are not one line each: js-yaml reads them.
-    if (m[3] !== undefined) throw new Decline();
+    tokenizeLine(this.text, first, this);
     this.indent = indent;
-    this.dash = dash !== undefined;
-    this.column = indent + (dash === undefined ? 0 : dash.length);
-    this.key = key;
-    this.value = key === undefined ? entry : value;
-    if (key === undefined && entry === undefined) throw new Decline();
+    this.column = indent + this.contentOffset;
   }
 
   /** The node whose first line is the current one, at its indentation. */

@@ -50,19 +50,19 @@ const HASH = 35;
 // once, where a loop over characters would first run in the interpreter). Groups: 1 `- `, 2 a key,
 // 3 a block scalar's header, 4 a key's value, 5 an entry's value. Loops are written unrolled,
 // `a*(?:b a*)*`, so that the engine keeps no state per character.
-const DQ = String.raw`"[^"\\\n]*(?:\\.[^"\\\n]*)*"`;
-const SQ = String.raw`'[^'\n]*(?:''[^'\n]*)*'`;
+export const DQ = String.raw`"[^"\\\n]*(?:\\.[^"\\\n]*)*"`;
+export const SQ = String.raw`'[^'\n]*(?:''[^'\n]*)*'`;
 /** Not a text the core schema reads as a number that is not finite (`.inf`, `.nan`, `1e400`, 400 digits); some finite ones too. */
 const FINITE = String.raw`(?![-+]?(?:\.(?:inf|Inf|INF|nan|NaN|NAN)|[0-9.]+[eE]|[0-9.]{300}|0[xo][0-9a-fA-F]{250}))`;
 /** A plain scalar on one line: no indicator first, no `: ` (it would be a key), ` #` starts a comment. */
-const PLAIN = String.raw`${FINITE}(?:[^\s#&*!%@\`,\]}?:\[{"'|>-]|-(?=\S))[^:#\n]*(?:(?::(?=[^ \n])|(?<! )#)[^:#\n]*)*`;
+export const PLAIN = String.raw`${FINITE}(?:[^\s#&*!%@\`,\]}?:\[{"'|>-]|-(?=\S))[^:#\n]*(?:(?::(?=[^ \n])|(?<! )#)[^:#\n]*)*`;
 const FLOW_PLAIN = String.raw`${FINITE}[^\s,\[\]{}#:&*!|>%@\`?'"-][^,\[\]{}#:\n]*`;
 /** A scalar in a flow sequence: quoted, or plain with its trailing spaces. */
 export const FLOW_SCALAR = String.raw`(?:${DQ}|${SQ}|${FLOW_PLAIN})`;
 const FLOW_ITEM = String.raw`${FLOW_SCALAR} *`;
-const FLOW = String.raw`\[ *(?:${FLOW_ITEM}(?:, *${FLOW_ITEM})*)?\]`;
+export const FLOW = String.raw`\[ *(?:${FLOW_ITEM}(?:, *${FLOW_ITEM})*)?\]`;
 /** Keys: plain (letters, digits, `_./-`), or quoted without escapes; not null, not a quoted `<<`, not over 1000 characters. */
-const KEY = String.raw`(?!(?:null|Null|NULL):)[A-Za-z_][\w./-]{0,999}|"(?!(?:null|<<)")[^"\\\n]{0,998}"|'(?!(?:null|<<)')(?:[^'\n]|''){0,998}'`;
+export const KEY = String.raw`(?!(?:null|Null|NULL):)[A-Za-z_][\w./-]{0,999}|"(?!(?:null|<<)")[^"\\\n]{0,998}"|'(?!(?:null|<<)')(?:[^'\n]|''){0,998}'`;
 /** An entry that reads as null: the guard looks further at sequences holding one. */
 const NOT_NULL = String.raw`(?!(?:~|[Nn]ull|NULL)(?: +#.*| *)$)`;
 const VALUE = String.raw`${DQ}|${SQ}|${FLOW}|\{ *\}|${PLAIN}`;
