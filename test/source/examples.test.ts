@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { KindName } from '../../src/core/types.js';
 import { isKindName, KIND_NAMES, KINDS } from '../../src/kinds/index.js';
 import { checkReferences, readDesired } from '../../src/source/index.js';
 import { packageRoot } from '../../src/util/package-root.js';
+import { yamlFilesUnder } from '../support/tree.js';
 
 const root = packageRoot();
 const examples = join(root, 'config-examples');
@@ -13,14 +14,6 @@ const ENV = {
   WSYNC_PAGERDUTY_ROUTING_KEY: 'example-routing-key',
   WSYNC_INCIDENT_WEBHOOK_TOKEN: 'example-token',
 };
-
-function yamlFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) return yamlFiles(full);
-    return /\.ya?ml$/.test(name) ? [full] : [];
-  });
-}
 
 // A demo should not create organizations; the end-to-end tests declare one of their own. Dataset
 // fields come from ingest: on the empty workspace the examples converge from, one would wait for
@@ -44,7 +37,7 @@ describe('config-examples', () => {
     }
   });
 
-  const resourceFiles = yamlFiles(examples).filter((f) => readFileSync(f, 'utf8').includes('apiVersion: wsync/v1'));
+  const resourceFiles = yamlFilesUnder(examples).filter((f) => readFileSync(f, 'utf8').includes('apiVersion: wsync/v1'));
 
   it('has resource files', () => {
     expect(resourceFiles.length).toBeGreaterThan(5);

@@ -1,6 +1,6 @@
 // Temporary directories and file trees: made fresh for a test, removed after it.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -9,6 +9,14 @@ import { EXAMPLES_DIR } from './paths.js';
 
 /** Relative path -> file content. */
 export type Files = Record<string, string | Uint8Array>;
+
+/** The YAML files below `dir` (`.yaml`, `.yml`), every folder deep, in path order. */
+export function yamlFilesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.ya?ml$/.test(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}
 
 export function tempDir(prefix = 'wsync-test-'): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));

@@ -3,14 +3,14 @@
 // Object.is (-0 is not 0), objects by their own keys in order.
 import fc from 'fast-check';
 import jsYaml from 'js-yaml';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CORE_SCHEMA_12 } from '../../../src/source/parse/core-schema.js';
 import { declinedText } from '../../../src/source/parse/fast-guard.js';
 import { CONTENT_LINE, simpleDocumentStarts, type GuardLimits } from '../../../src/source/parse/simple-yaml.js';
 import { Decline, readSimpleValues, tokenizeLine, type LineToken } from '../../../src/source/parse/simple-values.js';
 import { MAX_DEPTH } from '../../../src/source/limits.js';
+import { yamlFilesUnder } from '../../support/tree.js';
 import { damage, DOUBLE, KEYS, PLAIN_SCALARS, SINGLE, yamlFile } from '../yaml-text.js';
 import { editedPlainYamlFile, plainYamlFile } from '../plain-yaml-text.js';
 
@@ -56,14 +56,6 @@ function outcome(text: string): Outcome {
     expect(sameValue(value, raw), `document ${i}: ${JSON.stringify(value)} vs js-yaml ${JSON.stringify(raw)}\n${text}`).toBe(true);
   }
   return 'read';
-}
-
-function* yamlFiles(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* yamlFiles(path);
-    else if (/\.ya?ml$/.test(entry.name)) yield path;
-  }
 }
 
 const BLOCK_SCALAR = /: +[|>]/;
@@ -185,7 +177,7 @@ describe('the reader of files the scan vouched for', () => {
 
   it('reads every example in config-examples as js-yaml does', () => {
     let read = 0;
-    for (const file of yamlFiles('config-examples')) if (checkReader(readFileSync(file, 'utf8'))) read++;
+    for (const file of yamlFilesUnder('config-examples')) if (checkReader(readFileSync(file, 'utf8'))) read++;
     expect(read).toBeGreaterThan(10);
   });
 

@@ -4,13 +4,13 @@
 // text actually reaches: it must then refuse to vouch).
 import fc from 'fast-check';
 import jsYaml from 'js-yaml';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CORE_SCHEMA_12 } from '../../../src/source/parse/core-schema.js';
 import { declinedText, Guard, GuardStop } from '../../../src/source/parse/fast-guard.js';
 import { lineScanStarts, simpleDocumentStarts, wholeTextStarts, type GuardLimits } from '../../../src/source/parse/simple-yaml.js';
 import { MAX_DEPTH } from '../../../src/source/limits.js';
+import { yamlFilesUnder } from '../../support/tree.js';
 import { damage, yamlFile } from '../yaml-text.js';
 import { editedPlainYamlFile, plainYamlFile } from '../plain-yaml-text.js';
 
@@ -83,14 +83,6 @@ function checkGuard(text: string, starts: readonly unknown[]): void {
   }
 }
 
-function* yamlFiles(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* yamlFiles(path);
-    else if (/\.ya?ml$/.test(entry.name)) yield path;
-  }
-}
-
 describe('the scan that spares vouched files the guard', () => {
   it('vouches only where the guard finds nothing, on resource-like files and edits of them', () => {
     let vouched = 0;
@@ -129,14 +121,14 @@ describe('the scan that spares vouched files the guard', () => {
   });
 
   it('vouches for every example in config-examples', () => {
-    const files = [...yamlFiles('config-examples')];
+    const files = [...yamlFilesUnder('config-examples')];
     expect(files.length).toBeGreaterThan(10);
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
       expect(checkScan(text), file).toBe(true);
     }
     // The monitors, as the bench writes them too, are vouched for at once.
-    for (const file of yamlFiles('config-examples/monitors')) expect(wholeTextStarts(readFileSync(file, 'utf8'), LIMITS), file).toBeDefined();
+    for (const file of yamlFilesUnder('config-examples/monitors')) expect(wholeTextStarts(readFileSync(file, 'utf8'), LIMITS), file).toBeDefined();
   });
 
   it('keeps deep nesting within the depth limit or leaves it to the guard', () => {

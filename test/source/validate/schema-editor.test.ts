@@ -11,7 +11,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { getLanguageService, type LanguageService } from 'yaml-language-server';
 import { writeSchemas } from '../../../src/source/validate/schema-files.js';
 import { ROOT } from '../../support/paths.js';
-import { makeTree } from '../../support/tree.js';
+import { makeTree, yamlFilesUnder } from '../../support/tree.js';
 
 const root = ROOT;
 const examples = join(root, 'config-examples');
@@ -38,15 +38,8 @@ function open(path: string, text = readFileSync(path, 'utf8')): TextDocument {
   return TextDocument.create(pathToFileURL(path).toString(), 'yaml', version, text);
 }
 
-function yamlFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.ya?ml$/.test(entry.name))
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
-}
-
 /** The resource files of config-examples (deploy/ holds a workflow and a manifest, not resources). */
-const resourceFiles = yamlFiles(examples).filter((file) => !relative(examples, file).startsWith('deploy') && !file.endsWith('wsync.yaml'));
+const resourceFiles = yamlFilesUnder(examples).filter((file) => !relative(examples, file).startsWith('deploy') && !file.endsWith('wsync.yaml'));
 /** An environment's overlay holds only the fields it changes, so its schema's required fields are missing by design. */
 const wholeResourceFiles = resourceFiles.filter((file) => !relative(examples, file).split('/').includes('environments'));
 
