@@ -4,6 +4,9 @@
 // a run of whole elements at a time, as soon as the run's last byte is in; any other answer is read
 // whole, as before. Either way the value is what JSON.parse of the whole text gives, and a text
 // that is not JSON fails the same, quoting the same start of it.
+import { setOwn } from '../core/json.js';
+import { TextPool } from '../core/text-pool.js';
+import type { JsonObject } from '../core/types.js';
 
 /** The answer's value; or its text (not an array: parsed by the caller); or the start of a text that is not JSON. */
 export type JsonBody = { value: unknown } | { text: string } | { notJson: string };
@@ -17,6 +20,10 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 /** What a caller quotes of a text that is not JSON is at most this long (client.ts, oneLine): the start kept is safely more. */
 const QUOTED_START = 1024;
+/** JSON.parse already gives one string for equal texts this long or shorter (V8 keeps them in its string table). */
+const SHARED_BY_PARSER = 10;
+/** At most this many distinct texts of one list are shared at a time. */
+const MAX_SHARED = 4096;
 
 function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
@@ -39,6 +46,7 @@ const BETWEEN_OBJECTS = Buffer.from('},{');
  */
 class ArraySplitter {
   readonly items: unknown[] = [];
+  private readonly texts = new TextPool(MAX_SHARED);
   /** The bytes after the last cut (they start where an element may start). */
   private pending: Buffer[] = [];
   /** How many of `pending` the byte scan has read; its state below is the state at their end. */
@@ -84,7 +92,7 @@ class ArraySplitter {
     const chunk = this.pending[last] as Buffer;
     const parsed = parseRun(this.runUpTo(last, comma));
     if (parsed === undefined) return false;
-    for (const item of parsed) this.items.push(item);
+    this.take(parsed);
     this.sawComma = true;
     this.pending = [chunk.subarray(comma + 1)];
     this.scanned = 0;
@@ -99,6 +107,19 @@ class ArraySplitter {
     const chunk = this.pending[index] as Buffer;
     const run = index === 0 ? chunk.subarray(0, end) : Buffer.concat([...this.pending.slice(0, index), chunk.subarray(0, end)]);
     return run.toString('utf8');
+  }
+
+  /**
+   * Keeps the elements of a run, equal texts of their fields shared: a list's objects repeat
+   * their creator, their times, the ids they refer to, and are kept for the whole run, while the
+   * copies die young, before V8 moves them out of its young generation.
+   */
+  private take(parsed: unknown[]): void {
+    for (let i = 0; i < parsed.length; i++) {
+      const item = parsed[i];
+      if (item !== null && typeof item === 'object' && !Array.isArray(item)) shareTexts(item as JsonObject, this.texts);
+      this.items.push(item);
+    }
   }
 
   /** Scans the pending chunks not scanned yet byte by byte; cuts at the last top-level comma, or at the closing bracket. */
@@ -180,7 +201,22 @@ class ArraySplitter {
       this.failed = true;
       return;
     }
-    for (const item of parsed) this.items.push(item);
+    this.take(parsed);
+  }
+}
+
+/** `object`'s texts and lists of texts (one level deep: ids of other objects) shared through `texts`. */
+function shareTexts(object: JsonObject, texts: TextPool): void {
+  for (const key in object) {
+    const value = object[key];
+    if (typeof value === 'string') {
+      if (value.length > SHARED_BY_PARSER) setOwn(object, key, texts.share(value));
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i];
+        if (typeof item === 'string' && item.length > SHARED_BY_PARSER) value[i] = texts.share(item);
+      }
+    }
   }
 }
 

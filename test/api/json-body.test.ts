@@ -102,6 +102,26 @@ describe('readJsonBody', () => {
     await readsAsWhole(list, 1000);
   });
 
+  it('reads lists whose objects repeat their texts (equal texts are shared) as the whole text reads, a field named __proto__ included', async () => {
+    const text = fc.constantFrom('usr_emulatoradmin00000', '2026-11-28T09:39:45.688Z', 'notify_0000000000000001', 'short', '', 'x'.repeat(11), '\u00e9t\u00e9 \u00e9t\u00e9 \u00e9t\u00e9');
+    const key = fc.constantFrom('createdBy', 'createdAt', 'notifierIds', '__proto__', 'toString', 'n');
+    const value = fc.oneof(text, fc.array(text, { maxLength: 3 }), fc.integer(), fc.constant(null), fc.record({ inner: text }));
+    const items = fc.array(fc.array(fc.tuple(key, value), { maxLength: 6 }), { maxLength: 30 });
+    await fc.assert(
+      fc.asyncProperty(items, cuts, async (list, at) => {
+        // Built as JSON text: an object literal would take `__proto__` for its prototype.
+        const json = `[${list.map((fields) => `{${fields.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`).join(',')}]`;
+        const bytes = Buffer.from(json);
+        const read = streamedReading(await readJsonBody(chunked(bytes, at)));
+        expect(read).toEqual(wholeReading(bytes));
+        expect(JSON.stringify(read)).toBe(JSON.stringify(wholeReading(bytes)));
+        const values = typeof read === 'object' && Array.isArray(read.value) ? (read.value as object[]) : [];
+        for (const item of values) expect(Object.getPrototypeOf(item)).toBe(Object.prototype);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it.each(['[]', '[ ]', '[1,]', '[,1]', '[1,,2]', '[1}', '{"a":1]', '[1]]', '[1] x', '[1', '["a\\"]', '["a\\\\"]', '[[1],[2,[3]]]', '  [\n1 ,\t2\r\n] \n'])(
     'reads %j as JSON.parse does',
     async (text) => {

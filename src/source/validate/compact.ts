@@ -3,6 +3,7 @@
 // leaves space for 16 more items, and makes a new copy of every short text ("Threshold", a
 // notifier's name) at each place it is written (docs/incremental.md, "Memory of a one-shot plan").
 import { setOwn } from '../../core/json.js';
+import { TextPool } from '../../core/text-pool.js';
 import type { JsonObject, JsonValue } from '../../core/types.js';
 
 /** Texts this long and shorter are copies of their own; longer ones point into the file's text. */
@@ -10,18 +11,10 @@ const SHORT_TEXT = 12;
 /** At most this many distinct short texts are shared at a time (a tree of unique ones costs no more). */
 const MAX_SHARED = 4096;
 
-const shared = new Map<string, string>();
-
-function sharedText(text: string): string {
-  const known = shared.get(text);
-  if (known !== undefined) return known;
-  if (shared.size >= MAX_SHARED) shared.clear();
-  shared.set(text, text);
-  return text;
-}
+const shared = new TextPool(MAX_SHARED);
 
 function compactValue(value: JsonValue): JsonValue {
-  if (typeof value === 'string') return value.length <= SHORT_TEXT ? sharedText(value) : value;
+  if (typeof value === 'string') return value.length <= SHORT_TEXT ? shared.share(value) : value;
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     // slice: a copy of exactly its length.
