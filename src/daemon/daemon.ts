@@ -10,7 +10,7 @@ import type { DaemonConfig } from './config.js';
 import { systemClock } from './clock.js';
 import { FreezeWindows } from './freeze.js';
 import { FreezeGate } from './freeze-gate.js';
-import { limitHeapGrowth } from './heap-growth.js';
+import { limitHeapGrowth } from '../util/heap-growth.js';
 import { startHttpServer, type HttpServer } from './http.js';
 import type { Logger } from './logger.js';
 import { DaemonMetrics } from './metrics.js';

@@ -15,6 +15,7 @@ import { strayIssueMarkers } from './issue-markers.js';
 import { clearIssuePending, heldTokenSecrets, loadInventory, openState, tokenOutputDirOf, type StateHandle } from '../state/index.js';
 import { selfIdentityOf } from './self-identity.js';
 import { WriterLease } from './writer-lease.js';
+import { limitGrowthOfLargeRead } from '../util/heap-growth.js';
 
 export interface ReconcileInput {
   dir: string;
@@ -122,6 +123,8 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileOutcome
     cache: incremental?.files,
     // The daemon's results outlive its files' edits; a plan's or an apply's do not.
     releaseTexts: incremental === undefined,
+    // A plan's or an apply's large tree: V8 holds its heap's growth from then on (the daemon's is held always).
+    ...(incremental === undefined ? { onDocumentsRead: limitGrowthOfLargeRead() } : {}),
     measure: phases.measure,
     ...(input.environment === undefined ? {} : { environment: input.environment }),
   });

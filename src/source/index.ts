@@ -42,6 +42,8 @@ export interface ReadOptions {
   releaseTexts?: boolean;
   /** Times reading, parsing and validating. */
   measure?: Measure;
+  /** Told after each file how many documents the read has read so far (a plan's memory policy: src/util/heap-growth.ts). */
+  onDocumentsRead?: (documents: number) => void;
   /**
    * The environment of wsync.yaml to render: its variables, its overlays (environments/NAME/), not
    * another's. Required on a tree that declares environments; an error on one that does not.
@@ -168,7 +170,7 @@ async function readFiles(
   files: readonly { file: ListedFile; sources: SecretSources }[],
   documents: DocumentFileSource,
   budget: TreeBudget,
-  options: Pick<ReadOptions, 'cache' | 'measure' | 'releaseTexts' | 'checkOnly'> & { hook?: DocumentHook } = {},
+  options: Pick<ReadOptions, 'cache' | 'measure' | 'releaseTexts' | 'checkOnly' | 'onDocumentsRead'> & { hook?: DocumentHook } = {},
 ): Promise<FileResult[]> {
   const { cache, measure = untimed, hook } = options;
   const release = options.releaseTexts === true && !cache;
@@ -212,6 +214,7 @@ async function readFiles(
     budget.bytesLeft -= result.aliasBytes ?? 0;
     // Every document counts, skipped or not: each costs memory whatever its kind.
     budget.resources += result.documents.length;
+    options.onDocumentsRead?.(budget.resources);
     const past = budget.bytesLeft < 0 ? tooManyBytes(file.path, budget, true) : budget.resources > budget.limits.maxResources ? tooManyDocuments(file.path, budget) : undefined;
     if (past) {
       // The file is counted already, by its own result.

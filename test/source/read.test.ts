@@ -56,6 +56,18 @@ describe('readDesired: the directory', () => {
     ]);
   });
 
+  it('tells after each file how many documents it has read so far, skipped and broken ones included', async () => {
+    const dir = tree({
+      'a.yaml': [org('one'), org('two')].join('---\n'),
+      'b.yaml': 'kind: Org\nmetadata: [',
+      'c.yaml': [org('three'), org('four'), org('five')].join('---\n'),
+    });
+    const told: number[] = [];
+    const desired = await readDesired(dir, { env: {}, onDocumentsRead: (documents) => told.push(documents) });
+    expect(told).toEqual([2, 3, 6]);
+    expect(desired.stats.documents).toBe(6);
+  });
+
   it('a missing directory is one error with code dir; so is a file given as the directory', async () => {
     const dir = tree({ 'x.yaml': org('x') });
     const missing = await readDesired(join(dir, 'nope'), { env: {} });
