@@ -1,19 +1,33 @@
-// Equal texts kept for long as one string, not a copy per place (docs/incremental.md, "Memory of a
+// Equal values kept for long as one, not a copy per place (docs/incremental.md, "Memory of a
 // one-shot plan"): a parser makes a new string for each occurrence of a text, and a large tree or
-// list holds the same creator, time or query thousands of times.
+// list holds the same creator, time, query or annotations thousands of times.
 
-/** Shares equal texts; holds at most `max` distinct ones at a time (a run of unique texts costs no more). */
-export class TextPool {
-  private readonly texts = new Map<string, string>();
+/** Shares equal values, told apart by a text (`key`); holds at most `max` at a time (a run of unique ones costs no more). */
+export class SharedValues<T> {
+  private readonly known = new Map<string, T>();
 
   constructor(private readonly max: number) {}
 
+  /** The value kept for `key` (`value` itself the first time). */
+  share(key: string, value: T): T {
+    const known = this.known.get(key);
+    if (known !== undefined) return known;
+    if (this.known.size >= this.max) this.known.clear();
+    this.known.set(key, value);
+    return value;
+  }
+}
+
+/** Equal texts as one string. */
+export class TextPool {
+  private readonly texts: SharedValues<string>;
+
+  constructor(max: number) {
+    this.texts = new SharedValues(max);
+  }
+
   /** The pool's string equal to `text` (`text` itself the first time). */
   share(text: string): string {
-    const known = this.texts.get(text);
-    if (known !== undefined) return known;
-    if (this.texts.size >= this.max) this.texts.clear();
-    this.texts.set(text, text);
-    return text;
+    return this.texts.share(text, text);
   }
 }

@@ -3,7 +3,7 @@
 // leaves space for 16 more items, and makes a new copy of every short text ("Threshold", a
 // notifier's name) at each place it is written (docs/incremental.md, "Memory of a one-shot plan").
 import { setOwn } from '../../core/json.js';
-import { TextPool } from '../../core/text-pool.js';
+import { SharedValues, TextPool } from '../../core/text-pool.js';
 import type { JsonObject, JsonValue } from '../../core/types.js';
 
 /** Texts this long and shorter are copies of their own; longer ones point into the file's text. */
@@ -12,6 +12,7 @@ const SHORT_TEXT = 12;
 const MAX_SHARED = 4096;
 
 const shared = new TextPool(MAX_SHARED);
+const sharedAnnotations = new SharedValues<Readonly<Record<string, string>>>(MAX_SHARED);
 
 function compactValue(value: JsonValue): JsonValue {
   if (typeof value === 'string') return value.length <= SHORT_TEXT ? shared.share(value) : value;
@@ -33,4 +34,13 @@ export function compactObject(spec: JsonObject): void {
     // Equal texts are === whichever copy they are: a short one is put back whatever it compares as.
     if (typeof value === 'string' ? value.length <= SHORT_TEXT : value !== null && typeof value === 'object') setOwn(spec, key, compactValue(value));
   }
+}
+
+/**
+ * A resource's annotations kept once for every resource that has the same ones, in the same order
+ * (a tree often writes the same policy on each of its resources); frozen, as the shared empty
+ * record is: annotations are only ever read.
+ */
+export function compactAnnotations(annotations: Record<string, string>): Record<string, string> {
+  return sharedAnnotations.share(JSON.stringify(annotations), Object.freeze(annotations));
 }

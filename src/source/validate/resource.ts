@@ -2,7 +2,7 @@ import { isJsonObject } from '../../core/json.js';
 import type { DesiredResource, Diagnostic, JsonObject, JsonValue, KindName } from '../../core/types.js';
 import { canonicalKind, isKindName, KIND_NAMES, KINDS } from '../../kinds/index.js';
 import type { ParsedDocument } from '../parse/document.js';
-import { compactObject } from './compact.js';
+import { compactAnnotations, compactObject } from './compact.js';
 import { problemDiagnostics, specProblems } from './kind-checks.js';
 import { translateErrors } from './schema-errors.js';
 import { editDistance, suggestion } from '../../core/suggest.js';
@@ -155,7 +155,7 @@ function validateResource(doc: ParsedDocument, value: JsonObject, kind: KindName
     const found: Record<string, string> = {};
     for (const [k, v] of Object.entries(metadata.annotations)) if (typeof v === 'string') found[k] = v;
     // Most resources have none: one shared empty record rather than one each.
-    if (Object.keys(found).length > 0) annotations = found;
+    if (Object.keys(found).length > 0) annotations = compact ? compactAnnotations(found) : found;
   }
   if (compact) compactObject(spec);
   return {
