@@ -88,11 +88,13 @@ export function namesOf(resolveId: ResolveId, target: KindName, ids: string[]): 
 
 /** Ids to names, for a reference that takes ids (`Reference.byId`): an id nothing lists becomes `id:<id>`. */
 export function namesOrIdsOf(resolveId: ResolveId, target: KindName, ids: readonly string[]): string[] {
-  // A loop, not map: every live monitor passes here, and a callback is made per call.
-  const names: string[] = [];
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i] as string;
-    names.push(resolveId(target, id) ?? `${ID_REFERENCE_PREFIX}${id}`);
+  // A loop, not map: every live monitor passes here, and a callback is made per call. The list is
+  // kept with the live object's reading: a copy of `ids`, exactly as long, not one filled by push,
+  // which keeps room for 16 more.
+  const names = ids.slice();
+  for (let i = 0; i < names.length; i++) {
+    const id = names[i] as string;
+    names[i] = resolveId(target, id) ?? `${ID_REFERENCE_PREFIX}${id}`;
   }
   return names;
 }

@@ -203,13 +203,14 @@ async function listDatasetNames(client: ApiClient): Promise<string[]> {
 
 function arrayOf(body: JsonValue, method: string, path: string): JsonObject[] {
   if (!Array.isArray(body)) throw new Error(`${method} ${path}: expected a JSON array, got ${describe(body)}`);
-  const items = body.map((item) => {
-    if (!isJsonObject(item)) {
-      throw new Error(`${method} ${path}: expected an array of objects, found ${describe(item)}`);
-    }
-    return item;
-  });
-  return items.filter((item) => !isWriterLeaseObject(path, item));
+  // One pass, into no intermediate copy: a large list copied is another large array dropped.
+  const items: JsonObject[] = [];
+  for (let i = 0; i < body.length; i++) {
+    const item = body[i] as JsonValue;
+    if (!isJsonObject(item)) throw new Error(`${method} ${path}: expected an array of objects, found ${describe(item)}`);
+    if (!isWriterLeaseObject(path, item)) items.push(item);
+  }
+  return items;
 }
 
 function liveObject(kind: KindName, raw: JsonObject, path: string, dataset?: string): LiveObject {
