@@ -13,6 +13,7 @@ import { dataLossOf } from './data-loss.js';
 import { specPointer } from './fingerprint.js';
 import type { LiveEntry } from './live-index.js';
 import { droppedUnlistedIds, unlistedDropMessage } from './unlisted-ids.js';
+import { NO_DEPENDENCIES } from './references.js';
 import { nameDiff, RENAMED_FROM_POINTER, renameSourceOf, type RenameLookup, type RenameSource } from './renames.js';
 import { mayBeUnseen } from './unseen.js';
 
@@ -129,9 +130,16 @@ function skipped(change: Change, reason: string): Change {
   return { ...change, action: 'skipped', reason };
 }
 
+/**
+ * What a change of no diffs holds, one frozen list for every such change: a plan's changes are kept
+ * to its end, most of them no-ops, and nothing adds to a change's list (a change with diffs is given
+ * a list of its own). So for its dependencies (NO_DEPENDENCIES).
+ */
+const NO_DIFFS = Object.freeze([]) as unknown as FieldDiff[];
+
 function noopChange(resource: DesiredResource): Change {
   const module = KINDS[resource.kind];
-  return { kind: resource.kind, key: resource.key, name: resource.name, action: 'noop', diffs: [], source: resource.source, dependsOn: [], level: module.level, owned: false };
+  return { kind: resource.kind, key: resource.key, name: resource.name, action: 'noop', diffs: NO_DIFFS, source: resource.source, dependsOn: NO_DEPENDENCIES, level: module.level, owned: false };
 }
 
 /**

@@ -180,6 +180,9 @@ export interface ReferenceContext {
   keepUses?: boolean;
 }
 
+/** The dependencies of a change that waits for nothing, one frozen list for all (nothing adds to a change's list). */
+export const NO_DEPENDENCIES = Object.freeze([]) as unknown as string[];
+
 export interface ReferenceCheck {
   diagnostics: Diagnostic[];
   /** `Kind/key` of changes that must run first (creates and replaces of referenced objects). */
@@ -258,5 +261,5 @@ export function checkReferences(resource: DesiredResource, spec: JsonObject, con
       ));
     }
   }
-  return { diagnostics, dependsOn: dependsOn ? [...dependsOn].sort() : [] };
+  return { diagnostics, dependsOn: dependsOn ? [...dependsOn].sort() : NO_DEPENDENCIES };
 }

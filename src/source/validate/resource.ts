@@ -11,6 +11,8 @@ import { validatorFor } from './validator.js';
 export const API_VERSION = 'wsync/v1';
 
 const NO_ANNOTATIONS: Record<string, string> = Object.freeze({});
+/** Most documents interpolate nothing: one frozen empty list of pointers for them all, rather than one each. */
+const NO_POINTERS = Object.freeze([]) as unknown as string[];
 
 /** What one document turned out to be. */
 export type DocumentOutcome =
@@ -168,7 +170,7 @@ function validateResource(doc: ParsedDocument, value: JsonObject, kind: KindName
       spec,
       source: doc.start,
       locations: doc.locations,
-      interpolated: doc.interpolated,
+      interpolated: doc.interpolated.length === 0 ? NO_POINTERS : doc.interpolated,
     },
   };
 }
