@@ -5,7 +5,7 @@ import { canonicalKind, isKindName, KINDS } from '../kinds/index.js';
 import { parseFile, type ParsedDocument, type ParsedFile } from './parse/document.js';
 import { readAgain, type FileText, type ListedFile } from './read/files.js';
 import type { SecretSources } from './interpolate/interpolate.js';
-import { labelDiagnostics, toResource, type DocumentOutcome } from './validate/resource.js';
+import { labelDiagnostics, toResource, type Compaction, type DocumentOutcome } from './validate/resource.js';
 import { explainDiagnostics } from './parse/yaml-hints.js';
 
 /** The natural key a document declares, for finding the same key declared twice. */
@@ -83,11 +83,20 @@ export interface ProcessOptions {
   compact?: boolean;
 }
 
+/** How processParsed is told that the documents' long texts are copies of their own (a read given `reread`). */
+type ParsedOptions = Omit<ProcessOptions, 'release'> & { ownTexts?: boolean };
+
+/** What toResource makes of a spec: long texts are shared only when they are the documents' own. */
+function compaction(options: ParsedOptions): Compaction {
+  if (options.compact === false) return 'none';
+  return options.ownTexts === true ? 'long texts too' : 'compact';
+}
+
 /** Parses, interpolates and schema-checks one file's text. Never throws. */
 export function processText(path: string, text: string, sources: SecretSources, options: Omit<ProcessOptions, 'release'> = {}, reread?: () => string | undefined): FileResult {
   try {
     const parsed = (options.measure ?? untimed)('parse', () => parseFile(text, path, sources, reread));
-    return processParsed(path, text, parsed, options);
+    return processParsed(path, text, parsed, reread ? { ...options, ownTexts: true } : options);
   } catch (err) {
     return cannotBeParsed(path, err);
   }
@@ -118,8 +127,9 @@ function cannotBeParsed(path: string, err: unknown): FileResult {
 }
 
 /** Schema-checks the documents of one parsed file (`hook` applied to each first). Never throws. */
-export function processParsed(path: string, text: string, parsed: ParsedFile, options: Omit<ProcessOptions, 'release'> = {}): FileResult {
-  const { measure = untimed, hook, compact = true } = options;
+export function processParsed(path: string, text: string, parsed: ParsedFile, options: ParsedOptions = {}): FileResult {
+  const { measure = untimed, hook } = options;
+  const compact = compaction(options);
   const result: FileResult = { diagnostics: [], documents: [] };
   try {
     result.diagnostics.push(...parsed.diagnostics);

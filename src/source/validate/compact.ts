@@ -2,6 +2,8 @@
 // so it is kept without the parsers' spare room: a YAML parser fills each list by push, which
 // leaves space for 16 more items, and makes a new copy of every short text ("Threshold", a
 // notifier's name) at each place it is written (docs/incremental.md, "Memory of a one-shot plan").
+// Long texts are shared only when they are copies of their own (a one-shot read): a slice of one
+// file's text shared into another file's spec would keep that text alive after the file changed.
 import { setOwn } from '../../core/json.js';
 import { SharedValues, TextPool } from '../../core/text-pool.js';
 import type { JsonObject, JsonValue } from '../../core/types.js';
@@ -14,25 +16,28 @@ const MAX_SHARED = 4096;
 const shared = new TextPool(MAX_SHARED);
 const sharedAnnotations = new SharedValues<Readonly<Record<string, string>>>(MAX_SHARED);
 
-function compactValue(value: JsonValue): JsonValue {
-  if (typeof value === 'string') return value.length <= SHORT_TEXT ? shared.share(value) : value;
+function compactValue(value: JsonValue, longTexts: boolean): JsonValue {
+  if (typeof value === 'string') return longTexts || value.length <= SHORT_TEXT ? shared.share(value) : value;
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     // slice: a copy of exactly its length.
     const out = value.slice();
-    for (let i = 0; i < out.length; i++) out[i] = compactValue(out[i] as JsonValue);
+    for (let i = 0; i < out.length; i++) out[i] = compactValue(out[i] as JsonValue, longTexts);
     return out;
   }
-  compactObject(value);
+  compactObject(value, longTexts);
   return value;
 }
 
-/** Compacts `spec` in place: the same object, its lists copied to their length, its short texts shared. */
-export function compactObject(spec: JsonObject): void {
+/**
+ * Compacts `spec` in place: the same object, its lists copied to their length, its short texts
+ * shared, and its long ones too when `longTexts` (they are copies of their own).
+ */
+export function compactObject(spec: JsonObject, longTexts = false): void {
   for (const key of Object.keys(spec)) {
     const value = spec[key] as JsonValue;
-    // Equal texts are === whichever copy they are: a short one is put back whatever it compares as.
-    if (typeof value === 'string' ? value.length <= SHORT_TEXT : value !== null && typeof value === 'object') setOwn(spec, key, compactValue(value));
+    // Equal texts are === whichever copy they are: a shared one is put back whatever it compares as.
+    if (typeof value === 'string' ? longTexts || value.length <= SHORT_TEXT : value !== null && typeof value === 'object') setOwn(spec, key, compactValue(value, longTexts));
   }
 }
 

@@ -81,11 +81,11 @@ function isForeignNamesake(value: JsonObject, apiVersion: JsonValue): boolean {
     !apiVersion.toLowerCase().startsWith('wsync') && value.spec === undefined;
 }
 
-/**
- * Classifies a parsed document, schema-checks it when it is a resource, and builds the resource;
- * `compact`: its spec is kept for long (compact.ts).
- */
-export function toResource(doc: ParsedDocument, compact = true): DocumentOutcome {
+/** How a resource's spec is kept (compact.ts): as parsed (not kept for long); compacted; compacted, long texts shared too (they are copies of their own). */
+export type Compaction = 'none' | 'compact' | 'long texts too';
+
+/** Classifies a parsed document, schema-checks it when it is a resource, and builds the resource. */
+export function toResource(doc: ParsedDocument, compact: Compaction = 'compact'): DocumentOutcome {
   const value = doc.value;
   if (value === undefined) return { type: 'invalid' };
   if (!isJsonObject(value)) {
@@ -131,7 +131,7 @@ export function toResource(doc: ParsedDocument, compact = true): DocumentOutcome
   return validateResource(doc, value, canonicalKind(kind), compact);
 }
 
-function validateResource(doc: ParsedDocument, value: JsonObject, kind: KindName, compact: boolean): DocumentOutcome {
+function validateResource(doc: ParsedDocument, value: JsonObject, kind: KindName, compact: Compaction): DocumentOutcome {
   const module = KINDS[kind];
   const validate = validatorFor(module.schemaFile);
   if (!validate(value)) {
@@ -157,9 +157,9 @@ function validateResource(doc: ParsedDocument, value: JsonObject, kind: KindName
     const found: Record<string, string> = {};
     for (const [k, v] of Object.entries(metadata.annotations)) if (typeof v === 'string') found[k] = v;
     // Most resources have none: one shared empty record rather than one each.
-    if (Object.keys(found).length > 0) annotations = compact ? compactAnnotations(found) : found;
+    if (Object.keys(found).length > 0) annotations = compact === 'none' ? found : compactAnnotations(found);
   }
-  if (compact) compactObject(spec);
+  if (compact !== 'none') compactObject(spec, compact === 'long texts too');
   return {
     type: 'resource',
     resource: {

@@ -5,13 +5,13 @@ import { desiredFromTexts } from '../../../src/source/index.js';
 import type { JsonObject } from '../../../src/core/types.js';
 
 describe('compactObject', () => {
-  it('leaves a spec what it was (its text as JSON, keys in order, its prototype)', () => {
+  it('leaves a spec what it was (its text as JSON, keys in order, its prototype), long texts shared or not', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 })), (value) => {
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 })), fc.boolean(), (value, longTexts) => {
         const spec = value as JsonObject;
         const before = JSON.stringify(spec);
         const prototype: unknown = Object.getPrototypeOf(spec);
-        compactObject(spec);
+        compactObject(spec, longTexts);
         expect(JSON.stringify(spec)).toBe(before);
         expect(Object.getPrototypeOf(spec)).toBe(prototype);
       }),
@@ -20,11 +20,11 @@ describe('compactObject', () => {
   });
 
   it('keeps an own __proto__ key an own key, and the prototype untouched', () => {
-    const spec = JSON.parse('{"__proto__": ["a"], "list": [{"__proto__": "x"}]}') as JsonObject;
-    compactObject(spec);
+    const spec = JSON.parse('{"__proto__": ["a long text to share"], "list": [{"__proto__": "x"}]}') as JsonObject;
+    compactObject(spec, true);
     expect(Object.getPrototypeOf(spec)).toBe(Object.prototype);
     expect(Object.prototype.hasOwnProperty.call(spec, '__proto__')).toBe(true);
-    expect(JSON.stringify(spec)).toBe('{"__proto__":["a"],"list":[{"__proto__":"x"}]}');
+    expect(JSON.stringify(spec)).toBe('{"__proto__":["a long text to share"],"list":[{"__proto__":"x"}]}');
   });
 
   it('copies lists (no room kept for more) and leaves nested objects in place', () => {
