@@ -12,12 +12,21 @@ import type { JsonObject, JsonValue } from '../../core/types.js';
 const SHORT_TEXT = 12;
 /** At most this many distinct short texts are shared at a time (a tree of unique ones costs no more). */
 const MAX_SHARED = 4096;
+/**
+ * Long texts are shared up to this length: longer ones are seldom written twice, and the pool
+ * outlives the read (a process that plans again keeps at most MAX_SHARED of these).
+ */
+const MAX_LONG_TEXT = 1024;
 
 const shared = new TextPool(MAX_SHARED);
 const sharedAnnotations = new SharedValues<Readonly<Record<string, string>>>(MAX_SHARED);
 
+function isShared(text: string, longTexts: boolean): boolean {
+  return text.length <= SHORT_TEXT || (longTexts && text.length <= MAX_LONG_TEXT);
+}
+
 function compactValue(value: JsonValue, longTexts: boolean): JsonValue {
-  if (typeof value === 'string') return longTexts || value.length <= SHORT_TEXT ? shared.share(value) : value;
+  if (typeof value === 'string') return isShared(value, longTexts) ? shared.share(value) : value;
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     // slice: a copy of exactly its length.
@@ -37,7 +46,7 @@ export function compactObject(spec: JsonObject, longTexts = false): void {
   for (const key of Object.keys(spec)) {
     const value = spec[key] as JsonValue;
     // Equal texts are === whichever copy they are: a shared one is put back whatever it compares as.
-    if (typeof value === 'string' ? longTexts || value.length <= SHORT_TEXT : value !== null && typeof value === 'object') setOwn(spec, key, compactValue(value, longTexts));
+    if (typeof value === 'string' ? isShared(value, longTexts) : value !== null && typeof value === 'object') setOwn(spec, key, compactValue(value, longTexts));
   }
 }
 
