@@ -103,9 +103,12 @@ function flowSequence(text: string): JsonValue[] {
 /** A value on its line, as the scan's grammar has it: quoted, a flow sequence, `{}`, or plain. */
 function scalarValue(text: string): JsonValue {
   const c = text.charCodeAt(0);
-  if (c === OPEN_BRACKET) return flowSequence(trimSpaces(text));
+  if (c === DOUBLE_QUOTE) return doubleQuoted(text);
+  if (c === SINGLE_QUOTE) return singleQuoted(text);
+  if (c === OPEN_BRACKET) return flowSequence(text);
   if (c === OPEN_BRACE) return {};
-  return flowScalar(text);
+  // (valueText has left out the spaces after it.)
+  return plainScalar(text);
 }
 
 /** A key's text, as js-yaml stores it: a plain key resolved first (`True:` is the key "true"). */
