@@ -125,7 +125,7 @@ describe('the reader of files the scan vouched for', () => {
       }),
       { numRuns: RUNS * 2 },
     );
-    // About one in eight is read (the rest hold a block scalar, an escape or an edit the scan leaves to the guard): a bound far below, not to be flaky.
+    // About one in fourteen is read (the rest hold a block scalar, an escape or an edit the scan leaves to the guard): a bound far below, not to be flaky.
     expect(read).toBeGreaterThan(RUNS / 20);
   });
 
