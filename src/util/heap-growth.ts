@@ -37,12 +37,12 @@ export function limitHeapGrowth(percent: number = HEAP_GROWING_PERCENT): void {
   setFlagsFromString(`--heap-growing-percent=${percent}`);
 }
 
-/** A read's progress (documents read so far) that limits the heap's growth once the read is large. */
-export function limitGrowthOfLargeRead(): (documents: number) => void {
+/** A read's progress (documents read so far) that limits the heap's growth once the read is large (through `limit`). */
+export function limitGrowthOfLargeRead(limit: (percent: number) => void = limitHeapGrowth): (documents: number) => void {
   let done = false;
   return (documents) => {
     if (done || documents < LARGE_READ_DOCUMENTS) return;
     done = true;
-    limitHeapGrowth(LARGE_READ_GROWING_PERCENT);
+    limit(LARGE_READ_GROWING_PERCENT);
   };
 }
