@@ -155,9 +155,9 @@ export function planUnavailable(resource: DesiredResource, unavailable: string, 
     const message =
       `${addOn} is not available on this workspace (${unavailable}), or the token may not read it: this tree declares ${kinds} resources, ` +
       `which need it. Enable ${addOn} for the workspace, use a token that may read it, or remove them.`;
-    diagnostics.push({ severity: 'error', code: 'add-on-unavailable', kind: resource.kind, name: resource.name, message, ...locatedIn(resource, '') });
+    diagnose(diagnostics, resource, 'add-on-unavailable', message);
   }
-  return { ...noopChange(resource), action: 'skipped', reason: `needs ${addOn}, which this workspace does not offer (see the error)` };
+  return skipped(noopChange(resource), `needs ${addOn}, which this workspace does not offer (see the error)`);
 }
 
 /** A resource whose key is also declared as the kind it manages a part of (UserRole and User of one email). */

@@ -7,10 +7,9 @@ import type { KindName, SourceLocation } from '../core/types.js';
 import { KINDS } from '../kinds/index.js';
 import type { FileResult } from './process-file.js';
 import { CHECKED_SPEC, keysOf, REFERENCE_TARGETS, referencesResolve } from './references/references.js';
+import { NO_ANNOTATIONS, NO_POINTERS } from './validate/resource.js';
 
 const NO_LOCATIONS: Record<string, SourceLocation> = Object.freeze({});
-const NO_POINTERS = Object.freeze([]) as unknown as string[];
-const NO_ANNOTATIONS: Record<string, string> = Object.freeze({});
 
 /**
  * Follows a read file by file and lets go of the spec, locations, interpolated pointers and

@@ -180,10 +180,10 @@ export interface FastDocument {
   aliasBytes: number;
 }
 
-/** What js-yaml read of a file, and what the fast path needs besides the values. */
+/** What js-yaml (or the reader of vouched files) read of a file, and what the fast path needs besides the values. */
 interface Parsed {
   raws: unknown[];
-  /** js-yaml's copy of the text (a terminator appended), which its strings are slices of. */
+  /** The text the values' strings are slices of: js-yaml's copy (a terminator appended), or the text itself when the reader of vouched files read it. */
   input: string;
   starts: readonly (DocumentStart | undefined)[];
   /** The guard's findings: merge keys to apply, bytes aliases expand to per document. */

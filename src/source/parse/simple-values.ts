@@ -9,11 +9,9 @@
 import { setOwn } from '../../core/json.js';
 import type { JsonObject, JsonValue } from '../../core/types.js';
 import { CORE_IMPLICIT_TYPES, mayNotBeText } from './core-schema.js';
-import { DQ, FLOW, FLOW_SCALAR, KEY, PLAIN, SQ, type DocumentStart } from './simple-yaml.js';
+import { DQ, FLOW, FLOW_SCALAR, HASH, KEY, PLAIN, SPACE, SQ, type DocumentStart } from './simple-yaml.js';
 import { hasOwn } from './field-path.js';
 
-const SPACE = 32;
-const HASH = 35;
 const NEWLINE = 10;
 const DASH = 45;
 const DOUBLE_QUOTE = 34;
@@ -72,9 +70,14 @@ function singleQuoted(text: string): string {
   return inner.includes("''") ? inner.replaceAll("''", "'") : inner;
 }
 
+/** Where the text from `start` to `end` ends without its trailing spaces. */
+function endWithoutSpaces(text: string, start: number, end: number): number {
+  while (end > start && text.charCodeAt(end - 1) === SPACE) end--;
+  return end;
+}
+
 function trimSpaces(text: string): string {
-  let end = text.length;
-  while (end > 0 && text.charCodeAt(end - 1) === SPACE) end--;
+  const end = endWithoutSpaces(text, 0, text.length);
   return end === text.length ? text : text.slice(0, end);
 }
 
@@ -142,9 +145,7 @@ function valueText(text: string, at: number): string {
   if (c === OPEN_BRACKET) return text.slice(at, endOf(FLOW_AT, text, at));
   if (c === OPEN_BRACE) return '{}';
   // (Its trailing spaces are matched too: js-yaml leaves them out.)
-  let stop = endOf(PLAIN_AT, text, at);
-  while (stop > at && text.charCodeAt(stop - 1) === SPACE) stop--;
-  return text.slice(at, stop);
+  return text.slice(at, endWithoutSpaces(text, at, endOf(PLAIN_AT, text, at)));
 }
 
 /**

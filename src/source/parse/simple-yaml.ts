@@ -43,8 +43,8 @@ const CLOSES_PER_DOCUMENT = 8;
 /** Depth of a node on a line beyond the column of its content, at most. */
 const DEPTH_PAST_COLUMN = 6;
 
-const SPACE = 32;
-const HASH = 35;
+export const SPACE = 32;
+export const HASH = 35;
 
 // One regular expression reads a content line after its indentation (compiled to machine code at
 // once, where a loop over characters would first run in the interpreter). Groups: 1 `- `, 2 a key,

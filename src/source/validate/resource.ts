@@ -10,9 +10,10 @@ import { validatorFor } from './validator.js';
 
 export const API_VERSION = 'wsync/v1';
 
-const NO_ANNOTATIONS: Record<string, string> = Object.freeze({});
+/** The annotations of a resource that has none, one frozen record for all. */
+export const NO_ANNOTATIONS: Record<string, string> = Object.freeze({});
 /** Most documents interpolate nothing: one frozen empty list of pointers for them all, rather than one each. */
-const NO_POINTERS = Object.freeze([]) as unknown as string[];
+export const NO_POINTERS = Object.freeze([]) as unknown as string[];
 
 /** What one document turned out to be. */
 export type DocumentOutcome =
