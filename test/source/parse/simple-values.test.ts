@@ -112,19 +112,25 @@ function checkTokens(text: string): void {
   }
 }
 
+/** Checks the reader on `runs` generated texts; how many it read itself. */
+function filesRead(texts: fc.Arbitrary<string>, runs: number): number {
+  let read = 0;
+  fc.assert(
+    fc.property(texts, (text) => {
+      if (checkReader(text)) read++;
+    }),
+    { numRuns: runs },
+  );
+  return read;
+}
+
 describe('the reader of files the scan vouched for', () => {
   it('cuts up every content line as the scan reads it', () => {
     fc.assert(fc.property(fc.oneof(plainYamlFile, editedPlainYamlFile, cornerFile), (text) => checkTokens(text)), { numRuns: RUNS * 2 });
   });
 
   it('reads what js-yaml reads, on resource-like files and edits of them', () => {
-    let read = 0;
-    fc.assert(
-      fc.property(editedPlainYamlFile, (text) => {
-        if (checkReader(text)) read++;
-      }),
-      { numRuns: RUNS * 2 },
-    );
+    const read = filesRead(editedPlainYamlFile, RUNS * 2);
     // About one in fourteen is read (the rest hold a block scalar, an escape or an edit the scan leaves to the guard): a bound far below, not to be flaky.
     expect(read).toBeGreaterThan(RUNS / 20);
   });
@@ -139,13 +145,7 @@ describe('the reader of files the scan vouched for', () => {
   });
 
   it('reads what js-yaml reads, on every scalar notation in the shapes the scan vouches for', () => {
-    let read = 0;
-    fc.assert(
-      fc.property(cornerFile, (text) => {
-        if (checkReader(text)) read++;
-      }),
-      { numRuns: RUNS * 2 },
-    );
+    const read = filesRead(cornerFile, RUNS * 2);
     // Most hold a scalar the scan leaves to the guard; about one in twenty is read (a bound far below, not to be flaky).
     expect(read).toBeGreaterThan(RUNS / 40);
   });
